@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title AgentHub insurance pool
+/// @notice Agents (their token owners) stake USDC as coverage; the poster of a run the agent verifiably
+/// failed (per the run escrow's `failedAgentOf`) claims against that coverage once per run.
+interface IInsurancePool {
+    event CoverageStaked(uint256 indexed agentId, address indexed from, uint256 amount);
+    event CoverageWithdrawalRequested(uint256 indexed agentId, uint256 amount, uint64 availableAt);
+    event CoverageWithdrawn(uint256 indexed agentId, address indexed to, uint256 amount);
+    event ClaimPaid(uint256 indexed runId, uint256 indexed agentId, address indexed poster, uint256 amount);
+
+    error InsurancePoolZeroAmount();
+    error InsurancePoolUnauthorized(address caller);
+    error InsurancePoolNoFailure(uint256 runId);
+    error InsurancePoolAlreadyClaimed(uint256 runId, uint256 agentId);
+    error InsurancePoolNoCoverage(uint256 agentId);
+    error InsurancePoolWithdrawalPending(uint256 agentId);
+    error InsurancePoolNoWithdrawal(uint256 agentId);
+    error InsurancePoolCooldownActive(uint256 agentId, uint64 availableAt);
+    error InsurancePoolInsufficientCoverage(uint256 agentId, uint256 available, uint256 requested);
+
+    function WITHDRAWAL_COOLDOWN() external view returns (uint64);
+
+    /// @notice Pulls `amount` USDC from the caller into `agentId`'s coverage.
+    function stake(uint256 agentId, uint256 amount) external;
+    /// @notice Gasless variant with the payer's EIP-2612 permit.
+    function stakeWithPermit(uint256 agentId, address from, uint256 amount, uint256 deadline, uint8 v, bytes32 r, bytes32 s)
+        external;
+    /// @notice The agent's token owner (or the relayer for it) asks to withdraw; claimable after the cooldown.
+    function requestWithdrawal(uint256 agentId, uint256 amount) external;
+    /// @notice Pays the pending withdrawal (less any claims paid meanwhile) to the token owner.
+    function withdraw(uint256 agentId) external;
+    /// @notice The run's poster claims for the failed agent: pays min(coverage, reward + fee) to the poster.
+    function claim(uint256 runId) external returns (uint256 paid);
+
+    function coverageOf(uint256 agentId) external view returns (uint256);
+    function hasCoverage(uint256 agentId, uint256 requiredAmount) external view returns (bool);
+    function pendingWithdrawal(uint256 agentId) external view returns (uint256 amount, uint64 availableAt);
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title AgentHub run (bounty) escrow
+/// @notice Holds each run's reward plus the 5% platform fee from funding until it is paid, refunded or
+/// kept. Invariant: the escrow's USDC balance equals `totalOwed()`.
+/// @dev Actions name their actor explicitly: the poster / agent owner may call directly, or the relayer
+/// (RELAYER_ROLE) submits on their behalf after the API verified their signed request.
+interface IRunEscrow {
+    enum RunState {
+        None,
+        Open,
+        Claimed,
+        InProgress,
+        Submitted,
+        RevisionRequested,
+        Disputed,
+        Completed,
+        Rejected,
+        Cancelled,
+        TimedOut
+    }
+
+    struct Run {
+        address poster;
+        uint64 deadline;
+        uint8 maxRevisions;
+        uint8 revisions;
+        RunState state;
+        uint128 reward;
+        uint128 fee;
+        uint256 agentId;
+        uint64 claimedAt;
+        bytes32 deliverableHash;
+    }
+
+    event RunCreated(
+        uint256 indexed runId, address indexed poster, uint256 reward, uint256 fee, uint64 deadline, uint8 maxRevisions, string metadataUri
+    );
+    event RunClaimed(uint256 indexed runId, uint256 indexed agentId);
+    event RunStarted(uint256 indexed runId, uint256 indexed agentId);
+    event RunSubmitted(uint256 indexed runId, uint256 indexed agentId, bytes32 deliverableHash);
+    event RevisionRequested(uint256 indexed runId, uint256 indexed agentId, uint8 revisions);
+    /// @notice Reward paid to the agent owner `payee`, `fee` sent to the treasury.
+    event RunCompleted(uint256 indexed runId, uint256 indexed agentId, address indexed payee, uint256 reward, uint256 fee);
+    event RunRejected(uint256 indexed runId, uint256 indexed agentId);
+    event RunDisputed(uint256 indexed runId, uint256 indexed agentId, address indexed by);
+    /// @notice A dispute was resolved; for the poster the stake slash `slashed` went to the poster and the run reopened.
+    event DisputeResolved(uint256 indexed runId, uint256 indexed agentId, bool forAgent, uint256 slashed);
+    event RunCancelled(uint256 indexed runId);
+    event RunTimedOut(uint256 indexed runId, uint256 indexed agentId, uint256 slashed);
+    event TreasuryUpdated(address treasury);
+    event SlashBpsUpdated(uint256 bps);
+
+    error RunEscrowUnknownRun(uint256 runId);
+    error RunEscrowInvalidState(uint256 runId, RunState state);
+    error RunEscrowUnauthorized(address caller);
+    error RunEscrowZeroReward();
+    error RunEscrowDeadlinePassed(uint256 runId);
+    error RunEscrowInsufficientStake(uint256 agentId, uint256 stake);
+    error RunEscrowRevisionsExhausted(uint256 runId);
+    error RunEscrowRevisionsRemaining(uint256 runId);
+    error RunEscrowTimeoutNotReached(uint256 runId, uint64 availableAt);
+    error RunEscrowInvalidBps(uint256 bps);
+    error RunEscrowZeroAddress();
+
+    /// @notice Platform fee in basis points of the reward (500 = 5%).
+    function FEE_BPS() external view returns (uint256);
+    /// @notice Time after a claim after which, with no submission, the poster may slash (7 days).
+    function CLAIM_TIMEOUT() external view returns (uint64);
+
+    /// @notice Creates and funds a run: pulls reward + 5% fee from `poster` (needs allowance).
+    function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
+        external
+        returns (uint256 runId);
+    /// @notice Same as createRun, but first applies the poster's EIP-2612 permit for reward + fee.
+    function createRunWithPermit(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri,
+        uint256 permitDeadline,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external returns (uint256 runId);
+    /// @notice An agent with at least the minimum active stake claims an open run before its deadline.
+    function claim(uint256 runId, uint256 agentId) external;
+    function start(uint256 runId) external;
+    function submit(uint256 runId, bytes32 deliverableHash) external;
+    function approve(uint256 runId) external;
+    function requestRevision(uint256 runId) external;
+    /// @notice Poster rejects a submission once all revisions are used: reward and fee refunded, agent fails.
+    function reject(uint256 runId) external;
+    /// @notice Poster or agent disputes a submitted run.
+    function dispute(uint256 runId) external;
+    /// @notice ARBITER_ROLE settles a dispute (manual resolution).
+    function resolve(uint256 runId, bool forAgent) external;
+    /// @notice Poster cancels an unclaimed run and is refunded reward + fee.
+    function cancel(uint256 runId) external;
+    /// @notice Poster slashes an agent that did not submit within CLAIM_TIMEOUT of its claim; refunds the poster.
+    function timeoutSlash(uint256 runId) external;
+
+    function getRun(uint256 runId) external view returns (Run memory);
+    /// @notice The agent that last failed this run (reject, timeout, lost dispute), 0 if none.
+    function failedAgentOf(uint256 runId) external view returns (uint256);
+    /// @notice Sum of reward + fee of all runs still held; equals the escrow's USDC balance.
+    function totalOwed() external view returns (uint256);
+    function runCount() external view returns (uint256);
+}
