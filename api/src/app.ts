@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+import { RelayerCallError } from "@agenthub/relayer/client";
+import { swaggerUI } from "@hono/swagger-ui";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv, Deps } from "./context.ts";
+import { ApiError, errorBody } from "./errors.ts";
+import { configRoutes } from "./routes/config.ts";
+import { devRoutes } from "./routes/dev.ts";
+import { healthRoutes } from "./routes/health.ts";
+
+/** Largest accepted request body; profiles and deliverable references are small. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export function createApp(deps: Deps) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use("*", async (c, next) => {
+    const requestId = c.req.header("x-request-id")?.slice(0, 64) || randomUUID();
+    c.set("deps", deps);
+    c.set("requestId", requestId);
+    c.header("x-request-id", requestId);
+    const started = performance.now();
+    await next();
+    deps.logger.debug(
+      { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      "request",
+    );
+  });
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json(errorBody("PAYLOAD_TOO_LARGE", `request body over ${MAX_BODY_BYTES} bytes`), 413),
+    }),
+  );
+
+  app.route("/", healthRoutes);
+  app.route("/", configRoutes);
+  if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
+
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "AgentHub API", version: "1.0.0", description: "Identity, reputation and paid work for AI agents" },
+  });
+  app.get("/docs", swaggerUI({ url: "/openapi.json" }));
+
+  app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route for ${c.req.method} ${c.req.path}`), 404));
+
+  // The one error boundary: known errors keep their code, everything else is a logged, generic 500.
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(errorBody(error.code, error.message), error.status);
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      const code = status === 400 ? "VALIDATION_ERROR" : status === 413 ? "PAYLOAD_TOO_LARGE" : "HTTP_ERROR";
+      return c.json(errorBody(code, error.message || "bad request"), status);
+    }
+    if (error instanceof RelayerCallError) {
+      deps.logger.warn({ requestId: c.get("requestId"), code: error.code, err: error.message }, "relayer error");
+      if (error.code === "RECEIPT_TIMEOUT") {
+        return c.json(errorBody("TX_PENDING", `transaction ${error.txHash ?? ""} not mined yet; retry the request`), 504);
+      }
+      if (error.code === "TX_REVERTED") return c.json(errorBody("TX_REVERTED", error.message), 409);
+      return c.json(errorBody("RELAYER_UNAVAILABLE", "the transaction relayer is unavailable"), 503);
+    }
+    deps.logger.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
+    return c.json(errorBody("INTERNAL_ERROR", `internal error (request ${c.get("requestId")})`), 500);
+  });
+
+  return app;
+}

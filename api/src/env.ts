@@ -1,0 +1,34 @@
+import { parseEnv } from "@agenthub/common";
+import { z } from "zod";
+
+const bool = z.enum(["true", "false"]).transform((v) => v === "true");
+const hexKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "32-byte hex");
+
+export const apiEnvSchema = z.object({
+  DATABASE_URL: z.string().min(1),
+  RPC_URL: z.string().url().default("http://127.0.0.1:8545"),
+  DEPLOYMENTS_FILE: z.string().default("deployments/localhost.json"),
+  RELAYER_URL: z.string().url().default("http://127.0.0.1:3001"),
+  RELAYER_TOKEN: z.string().min(16),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().default(3000),
+  /** Base URL users reach the API at (claim links are built from it). */
+  PUBLIC_URL: z.string().url().default("http://localhost:3000"),
+  /** Schema where Ponder publishes its views (ponder start --views-schema). */
+  INDEXER_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("chain"),
+  LOCAL_CHAIN: bool.default(false),
+  ADMIN_TOKEN: z.string().min(16),
+  /** AES-256-GCM key for agent wallet keys at rest. */
+  KEY_ENCRYPTION_KEY: hexKey,
+  PLATFORM_RECIPIENT_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  IPFS_API_URL: z.string().url().optional(),
+  REDIS_URL: z.string().optional(),
+  /** Multiplies every rate limit (local demos only; the API logs it at start). */
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
+  /** How long a write waits for the indexer to reflect its transaction. */
+  INDEXER_WAIT_MS: z.coerce.number().int().positive().default(30_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+export type ApiEnv = z.infer<typeof apiEnvSchema>;
+
+export const loadApiEnv = (source: NodeJS.ProcessEnv = process.env) => parseEnv(apiEnvSchema, source);

@@ -1,0 +1,41 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { agentHubChain, loadDeployments } from "@agenthub/common";
+import { RelayerClient } from "@agenthub/relayer/client";
+import { serve } from "@hono/node-server";
+import pino from "pino";
+import { createPublicClient, http } from "viem";
+import { createApp } from "./app.ts";
+import type { Deps } from "./context.ts";
+import { migrate } from "./db/migrate.ts";
+import { createPool } from "./db/pool.ts";
+import type { ApiEnv } from "./env.ts";
+
+export interface RunningApi {
+  url: string;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
+  const logger = pino({ level: env.LOG_LEVEL, redact: ["privateKey", "*.privateKey", "signature", "authorization"] });
+  const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
+  const pool = createPool(env.DATABASE_URL);
+  await migrate(pool);
+  const chain = createPublicClient({ chain: agentHubChain(env.RPC_URL), transport: http(env.RPC_URL), pollingInterval: 100 });
+  const deps: Deps = { env, pool, deployments, chain, relayer: new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN), logger };
+  if (env.RATE_LIMIT_MULTIPLIER !== 1) logger.warn({ multiplier: env.RATE_LIMIT_MULTIPLIER }, "rate limits are scaled");
+  const app = createApp(deps);
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: env.HOST, port }, () => resolve(s as Server));
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    deps,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import { getAddress } from "viem";
+import { z } from "zod";
+
+const address = z.string().transform((value, ctx) => {
+  try {
+    return getAddress(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `not an address: ${value}` });
+    return z.NEVER;
+  }
+});
+
+export const contractNames = [
+  "AgentIdentity",
+  "StakeVault",
+  "RunEscrow",
+  "InsurancePool",
+  "AgentHubToken",
+  "AgentHubTimelock",
+  "AgentHubGovernor",
+] as const;
+export type ContractName = (typeof contractNames)[number];
+
+const deployedContract = z.object({ address, startBlock: z.number().int().nonnegative() });
+
+/** The file `deployments/<network>.json` written by the deploy script and read by every service. */
+export const deploymentsSchema = z.object({
+  network: z.string(),
+  chainId: z.number().int().positive(),
+  /** USDC token: TestUSDC on local chains, Circle's USDC on Base Sepolia. */
+  usdc: z.object({ address, name: z.string(), version: z.string(), decimals: z.number().int() }),
+  /** Receives platform fees (the governance timelock). */
+  treasury: address,
+  /** Lowest start block of all contracts: where indexing begins. */
+  startBlock: z.number().int().nonnegative(),
+  contracts: z.object(Object.fromEntries(contractNames.map((name) => [name, deployedContract])) as {
+    [K in ContractName]: typeof deployedContract;
+  }),
+  deployedAt: z.string(),
+});
+export type Deployments = z.infer<typeof deploymentsSchema>;
+
+export function loadDeployments(path: string): Deployments {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`cannot read deployments file ${path}: ${(error as Error).message}`);
+  }
+  return deploymentsSchema.parse(raw);
+}

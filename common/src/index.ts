@@ -1,0 +1,3 @@
+export * from "./chain.ts";
+export * from "./deployments.ts";
+export * from "./env.ts";

@@ -1,0 +1,44 @@
+import { loadDeployments } from "@agenthub/common";
+import {
+  AgentHubGovernorAbi,
+  AgentHubTokenAbi,
+  AgentIdentityAbi,
+  InsurancePoolAbi,
+  RunEscrowAbi,
+  StakeVaultAbi,
+} from "@agenthub/common/generated/abis";
+import { createConfig } from "ponder";
+
+// Addresses and start blocks come from the deploy script's output, never from hand-edited constants.
+const deploymentsFile = process.env.DEPLOYMENTS_FILE ?? "../deployments/localhost.json";
+const deployments = loadDeployments(deploymentsFile);
+const rpc = process.env.RPC_URL ?? "http://127.0.0.1:8545";
+const local = process.env.LOCAL_CHAIN !== "false";
+
+const contract = <A>(abi: A, name: keyof typeof deployments.contracts) => ({
+  chain: "agenthub" as const,
+  abi,
+  address: deployments.contracts[name].address,
+  startBlock: deployments.contracts[name].startBlock,
+});
+
+export default createConfig({
+  database: { kind: "postgres", connectionString: process.env.DATABASE_URL },
+  chains: {
+    agenthub: {
+      id: deployments.chainId,
+      rpc,
+      // Local chains mine on demand: poll fast.
+      pollingInterval: local ? 200 : 2_000,
+      disableCache: local,
+    },
+  },
+  contracts: {
+    AgentIdentity: contract(AgentIdentityAbi, "AgentIdentity"),
+    StakeVault: contract(StakeVaultAbi, "StakeVault"),
+    RunEscrow: contract(RunEscrowAbi, "RunEscrow"),
+    InsurancePool: contract(InsurancePoolAbi, "InsurancePool"),
+    AgentHubToken: contract(AgentHubTokenAbi, "AgentHubToken"),
+    AgentHubGovernor: contract(AgentHubGovernorAbi, "AgentHubGovernor"),
+  },
+});

