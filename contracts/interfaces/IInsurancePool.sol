@@ -37,4 +37,8 @@ interface IInsurancePool {
     function coverageOf(uint256 agentId) external view returns (uint256);
     function hasCoverage(uint256 agentId, uint256 requiredAmount) external view returns (bool);
     function pendingWithdrawal(uint256 agentId) external view returns (uint256 amount, uint64 availableAt);
+    /// @notice Sum of all agents' coverage; equals the pool's USDC balance.
+    function totalCoverage() external view returns (uint256);
+    /// @notice Whether the poster of `runId` already claimed against `agentId`'s coverage.
+    function isClaimed(uint256 runId, uint256 agentId) external view returns (bool);
 }

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {IInsurancePool} from "./interfaces/IInsurancePool.sol";
+import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
+
+/// @title AgentHub insurance pool
+/// @notice Agents (their token owners, or anyone on their behalf) stake USDC as coverage. When the run escrow
+/// records that an agent failed a run, the run's poster claims once per (run, agent) and receives
+/// min(coverage, reward + fee). Withdrawals wait WITHDRAWAL_COOLDOWN; coverage that is pending withdrawal
+/// stays claimable until it is paid out.
+/// @dev Invariant: `usdc.balanceOf(address(this)) == totalCoverage()` (barring direct transfers to the pool).
+/// The relayer (RELAYER_ROLE) submits owner and poster actions after the API verified their signed request.
+contract InsurancePool is IInsurancePool, AccessControl, ReentrancyGuard {
+    using SafeERC20 for IERC20;
+
+    /// @notice Role allowed to act for token owners and posters (gasless writes).
+    bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
+
+    /// @inheritdoc IInsurancePool
+    uint64 public constant WITHDRAWAL_COOLDOWN = 14 days;
+
+    /// @dev A constructor argument was the zero address.
+    error InsurancePoolZeroAddress();
+
+    struct PendingWithdrawal {
+        uint192 amount;
+        uint64 availableAt;
+    }
+
+    /// @notice The USDC token held by the pool.
+    IERC20 public immutable usdc;
+    /// @notice The run escrow that records failed agents.
+    IRunEscrow public immutable escrow;
+    /// @notice The agent identity registry (ERC-721; token id = agent id).
+    IERC721 public immutable identity;
+
+    uint256 private _totalCoverage;
+    mapping(uint256 agentId => uint256) private _coverage;
+    mapping(uint256 agentId => PendingWithdrawal) private _pending;
+    mapping(uint256 runId => mapping(uint256 agentId => bool)) private _claimed;
+
+    constructor(IERC20 usdc_, IRunEscrow escrow_, IERC721 identity_, address admin, address relayer) {
+        if (
+            address(usdc_) == address(0) || address(escrow_) == address(0) || address(identity_) == address(0)
+                || admin == address(0)
+        ) revert InsurancePoolZeroAddress();
+        usdc = usdc_;
+        escrow = escrow_;
+        identity = identity_;
+        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        if (relayer != address(0)) _grantRole(RELAYER_ROLE, relayer);
+    }
+
+    // ---------------------------------------------------------------- staking
+
+    /// @inheritdoc IInsurancePool
+    function stake(uint256 agentId, uint256 amount) external nonReentrant {
+        _stake(agentId, msg.sender, amount);
+    }
+
+    /// @inheritdoc IInsurancePool
+    /// @dev Callable by `from` itself or the relayer, so that nobody can redirect a payer's permit (or standing
+    /// allowance) to another agent. A failing permit (e.g. front-run, already used) is ignored: the transfer
+    /// then succeeds only if the allowance is already in place.
+    function stakeWithPermit(uint256 agentId, address from, uint256 amount, uint256 deadline, uint8 v, bytes32 r, bytes32 s)
+        external
+        nonReentrant
+    {
+        if (msg.sender != from && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
+        try IERC20Permit(address(usdc)).permit(from, address(this), amount, deadline, v, r, s) {} catch {}
+        _stake(agentId, from, amount);
+    }
+
+    function _stake(uint256 agentId, address from, uint256 amount) private {
+        if (amount == 0) revert InsurancePoolZeroAmount();
+        identity.ownerOf(agentId); // reverts for unknown agents
+        _coverage[agentId] += amount;
+        _totalCoverage += amount;
+        emit CoverageStaked(agentId, from, amount);
+        usdc.safeTransferFrom(from, address(this), amount);
+    }
+
+    // ------------------------------------------------------------ withdrawals
+
+    /// @inheritdoc IInsurancePool
+    function requestWithdrawal(uint256 agentId, uint256 amount) external nonReentrant {
+        _authorizeOwner(agentId);
+        if (amount == 0) revert InsurancePoolZeroAmount();
+        if (_pending[agentId].amount != 0) revert InsurancePoolWithdrawalPending(agentId);
+        uint256 available = _coverage[agentId];
+        if (amount > available) revert InsurancePoolInsufficientCoverage(agentId, available, amount);
+        uint64 availableAt = uint64(block.timestamp) + WITHDRAWAL_COOLDOWN;
+        _pending[agentId] = PendingWithdrawal(SafeCast.toUint192(amount), availableAt);
+        emit CoverageWithdrawalRequested(agentId, amount, availableAt);
+    }
+
+    /// @inheritdoc IInsurancePool
+    function withdraw(uint256 agentId) external nonReentrant {
+        address owner = _authorizeOwner(agentId);
+        PendingWithdrawal memory p = _pending[agentId];
+        if (p.amount == 0) revert InsurancePoolNoWithdrawal(agentId);
+        if (block.timestamp < p.availableAt) revert InsurancePoolCooldownActive(agentId, p.availableAt);
+        uint256 amount = p.amount; // claims paid meanwhile already capped it at the coverage
+        delete _pending[agentId];
+        _coverage[agentId] -= amount;
+        _totalCoverage -= amount;
+        emit CoverageWithdrawn(agentId, owner, amount);
+        usdc.safeTransfer(owner, amount);
+    }
+
+    // ----------------------------------------------------------------- claims
+
+    /// @inheritdoc IInsurancePool
+    /// @dev Callable by the run's poster or the relayer; the payout always goes to the poster. If the claim leaves
+    /// less coverage than the pending withdrawal, the pending amount is reduced to what is left (and cleared at 0).
+    function claim(uint256 runId) external nonReentrant returns (uint256 paid) {
+        uint256 agentId = escrow.failedAgentOf(runId);
+        if (agentId == 0) revert InsurancePoolNoFailure(runId);
+        IRunEscrow.Run memory run = escrow.getRun(runId);
+        if (msg.sender != run.poster && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
+        if (_claimed[runId][agentId]) revert InsurancePoolAlreadyClaimed(runId, agentId);
+        uint256 cov = _coverage[agentId];
+        if (cov == 0) revert InsurancePoolNoCoverage(agentId);
+
+        uint256 owed = uint256(run.reward) + uint256(run.fee);
+        paid = owed < cov ? owed : cov;
+        uint256 remaining = cov - paid;
+
+        _claimed[runId][agentId] = true;
+        _coverage[agentId] = remaining;
+        _totalCoverage -= paid;
+        PendingWithdrawal storage p = _pending[agentId];
+        if (p.amount > remaining) {
+            if (remaining == 0) delete _pending[agentId];
+            else p.amount = uint192(remaining); // remaining < p.amount fits in uint192
+        }
+        emit ClaimPaid(runId, agentId, run.poster, paid);
+        usdc.safeTransfer(run.poster, paid);
+    }
+
+    // ------------------------------------------------------------------ views
+
+    /// @inheritdoc IInsurancePool
+    function coverageOf(uint256 agentId) external view returns (uint256) {
+        return _coverage[agentId];
+    }
+
+    /// @inheritdoc IInsurancePool
+    function hasCoverage(uint256 agentId, uint256 requiredAmount) external view returns (bool) {
+        return _coverage[agentId] - _pending[agentId].amount >= requiredAmount;
+    }
+
+    /// @inheritdoc IInsurancePool
+    function pendingWithdrawal(uint256 agentId) external view returns (uint256 amount, uint64 availableAt) {
+        PendingWithdrawal memory p = _pending[agentId];
+        return (p.amount, p.availableAt);
+    }
+
+    /// @inheritdoc IInsurancePool
+    function totalCoverage() external view returns (uint256) {
+        return _totalCoverage;
+    }
+
+    /// @inheritdoc IInsurancePool
+    function isClaimed(uint256 runId, uint256 agentId) external view returns (bool) {
+        return _claimed[runId][agentId];
+    }
+
+    // --------------------------------------------------------------- internal
+
+    /// @dev Reverts unless the caller is the agent's token owner or the relayer; returns the token owner.
+    function _authorizeOwner(uint256 agentId) private view returns (address owner) {
+        owner = identity.ownerOf(agentId);
+        if (msg.sender != owner && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
+    }
+}

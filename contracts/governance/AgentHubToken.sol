@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+import {ERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/ERC20Permit.sol";
+import {ERC20Votes} from "@openzeppelin/contracts/token/ERC20/extensions/ERC20Votes.sol";
+import {ERC6372Utils} from "@openzeppelin/contracts/utils/ERC6372Utils.sol";
+import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
+import {Time} from "@openzeppelin/contracts/utils/types/Time.sol";
+
+/// @title AgentHub governance token (AHUB)
+/// @notice ERC20Votes token with EIP-2612 permit; 100,000,000 tokens (18 decimals) minted once at deployment.
+/// Holders must delegate (to themselves or someone else) before their balance counts as voting power.
+/// @dev Uses the ERC-6372 timestamp clock, so the governor's voting delay and period are measured in seconds.
+contract AgentHubToken is ERC20, ERC20Permit, ERC20Votes {
+    /// @notice Total (and fixed) supply: 100 million tokens.
+    uint256 public constant INITIAL_SUPPLY = 100_000_000 * 1e18;
+
+    constructor(address initialHolder) ERC20("AgentHub", "AHUB") ERC20Permit("AgentHub") {
+        _mint(initialHolder, INITIAL_SUPPLY);
+    }
+
+    /// @notice ERC-6372 clock: the current block timestamp.
+    function clock() public view override returns (uint48) {
+        return Time.timestamp();
+    }
+
+    /// @notice ERC-6372 clock description: "mode=timestamp".
+    // solhint-disable-next-line func-name-mixedcase
+    function CLOCK_MODE() public view override returns (string memory) {
+        return ERC6372Utils.timestampClockMode(clock);
+    }
+
+    // The following functions are overrides required by Solidity.
+
+    function _update(address from, address to, uint256 value) internal override(ERC20, ERC20Votes) {
+        super._update(from, to, value);
+    }
+
+    /// @inheritdoc ERC20Permit
+    function nonces(address owner) public view override(ERC20Permit, Nonces) returns (uint256) {
+        return super.nonces(owner);
+    }
+}

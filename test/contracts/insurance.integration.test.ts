@@ -1,0 +1,175 @@
+import assert from "node:assert/strict";
+import { network } from "hardhat";
+import { getAddress, type Hex, parseSignature } from "viem";
+import {
+  bytes32,
+  CHAIN_ID,
+  type Core,
+  createFundedRun,
+  DAY,
+  deployCore,
+  feeOf,
+  mintAgent,
+  stakeAgent,
+  wait,
+} from "./fixtures.ts";
+
+/**
+ * InsurancePool against the real core contracts (TestUSDC, AgentIdentity, StakeVault, RunEscrow): a poster
+ * claims coverage after each way an agent can fail a run (timeout, rejection, lost dispute).
+ */
+const connection = await network.create();
+const { viem, networkHelpers } = connection;
+
+const usd = (n: bigint) => n * 1_000_000n;
+
+async function deployWithInsurance() {
+  const core = await deployCore(connection);
+  const { admin, relayer, agentOwner, agentOwner2 } = core.wallets;
+  const pool = await viem.deployContract("InsurancePool", [
+    core.usdc.address,
+    core.escrow.address,
+    core.identity.address,
+    admin.account.address,
+    relayer.account.address,
+  ]);
+  const agent = await mintAgent(core, agentOwner.account.address);
+  await stakeAgent(core, agent, agentOwner.account.address);
+  const agent2 = await mintAgent(core, agentOwner2.account.address);
+  await stakeAgent(core, agent2, agentOwner2.account.address);
+  return { ...core, pool, agent, agent2 };
+}
+
+type Ctx = Awaited<ReturnType<typeof deployWithInsurance>>;
+
+/** Gasless insurance stake: the owner signs a TestUSDC permit for the pool, the relayer submits. */
+async function stakeCoverage(ctx: Ctx, agentId: bigint, owner: Core["wallets"]["agentOwner"], amount: bigint) {
+  const { usdc, pool, publicClient, wallets } = ctx;
+  await wait(publicClient, usdc.write.mint([owner.account.address, amount], { account: owner.account }));
+  const deadline = (await publicClient.getBlock()).timestamp + 3600n;
+  const nonce = await usdc.read.nonces([owner.account.address]);
+  const signature = await owner.signTypedData({
+    account: owner.account,
+    domain: { name: "USDC", version: "2", chainId: CHAIN_ID, verifyingContract: usdc.address },
+    types: {
+      Permit: [
+        { name: "owner", type: "address" },
+        { name: "spender", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    primaryType: "Permit",
+    message: { owner: owner.account.address, spender: pool.address, value: amount, nonce, deadline },
+  });
+  const { r, s, yParity } = parseSignature(signature);
+  await wait(
+    publicClient,
+    pool.write.stakeWithPermit([agentId, owner.account.address, amount, deadline, 27 + yParity, r as Hex, s as Hex], {
+      account: wallets.relayer.account,
+    }),
+  );
+}
+
+async function assertInvariant(ctx: Ctx) {
+  const balance = await ctx.usdc.read.balanceOf([ctx.pool.address]);
+  const sum = (await ctx.pool.read.coverageOf([ctx.agent])) + (await ctx.pool.read.coverageOf([ctx.agent2]));
+  assert.equal(balance, sum);
+  assert.equal(await ctx.pool.read.totalCoverage(), sum);
+}
+
+describe("InsurancePool with the core contracts", () => {
+  it("poster claims after a claim timeout: refund from the escrow, coverage from the pool", async () => {
+    const ctx = await networkHelpers.loadFixture(deployWithInsurance);
+    const { pool, escrow, usdc, publicClient, agent, wallets } = ctx;
+    const { poster, agentOwner } = wallets;
+    await stakeCoverage(ctx, agent, agentOwner, usd(100n));
+    assert.equal(await pool.read.hasCoverage([agent, usd(100n)]), true);
+
+    const reward = usd(50n);
+    const runId = await createFundedRun(ctx, poster.account.address, reward);
+    await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.claim([runId], { account: poster.account }),
+      pool,
+      "InsurancePoolNoFailure",
+      [runId],
+    );
+
+    await networkHelpers.time.increase(7n * DAY);
+    await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
+    assert.equal(await escrow.read.failedAgentOf([runId]), agent);
+
+    const before = await usdc.read.balanceOf([poster.account.address]);
+    const owed = reward + feeOf(reward);
+    await viem.assertions.emitWithArgs(pool.write.claim([runId], { account: poster.account }), pool, "ClaimPaid", [
+      runId,
+      agent,
+      getAddress(poster.account.address),
+      owed,
+    ]);
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + owed);
+    assert.equal(await pool.read.coverageOf([agent]), usd(100n) - owed);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.claim([runId], { account: poster.account }),
+      pool,
+      "InsurancePoolAlreadyClaimed",
+      [runId, agent],
+    );
+    await assertInvariant(ctx);
+  });
+
+  it("relayer claims for the poster after a rejection; coverage caps the payout", async () => {
+    const ctx = await networkHelpers.loadFixture(deployWithInsurance);
+    const { pool, escrow, usdc, publicClient, agent, wallets } = ctx;
+    const { poster, agentOwner, relayer, other } = wallets;
+    await stakeCoverage(ctx, agent, agentOwner, usd(30n));
+    const runId = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
+    await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.submit([runId, bytes32("bad work")], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.reject([runId], { account: poster.account }));
+
+    await viem.assertions.revertWithCustomError(
+      pool.write.claim([runId], { account: other.account }),
+      pool,
+      "InsurancePoolUnauthorized",
+    );
+    const before = await usdc.read.balanceOf([poster.account.address]);
+    await wait(publicClient, pool.write.claim([runId], { account: relayer.account }));
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + usd(30n));
+    assert.equal(await pool.read.coverageOf([agent]), 0n);
+    await assertInvariant(ctx);
+  });
+
+  it("a reopened run failed by a second agent gives a second claim; pending withdrawals stay claimable", async () => {
+    const ctx = await networkHelpers.loadFixture(deployWithInsurance);
+    const { pool, escrow, usdc, publicClient, agent, agent2, wallets } = ctx;
+    const { poster, agentOwner, agentOwner2, admin } = wallets;
+    await stakeCoverage(ctx, agent, agentOwner, usd(20n));
+    await stakeCoverage(ctx, agent2, agentOwner2, usd(20n));
+    await wait(publicClient, pool.write.requestWithdrawal([agent2, usd(20n)], { account: agentOwner2.account }));
+
+    const reward = usd(10n);
+    const runId = await createFundedRun(ctx, poster.account.address, reward);
+    // agent 1 loses a dispute: the run reopens
+    await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.submit([runId, bytes32("a")], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.dispute([runId], { account: poster.account }));
+    await wait(publicClient, escrow.write.resolve([runId, false], { account: admin.account }));
+    await wait(publicClient, pool.write.claim([runId], { account: poster.account }));
+    // agent 2 (whose coverage is pending withdrawal) claims the reopened run and times out
+    await wait(publicClient, escrow.write.claim([runId, agent2], { account: agentOwner2.account }));
+    await networkHelpers.time.increase(7n * DAY);
+    await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
+    const before = await usdc.read.balanceOf([poster.account.address]);
+    await wait(publicClient, pool.write.claim([runId], { account: poster.account }));
+    const owed = reward + feeOf(reward);
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + owed);
+    assert.equal(await pool.read.isClaimed([runId, agent]), true);
+    assert.equal(await pool.read.isClaimed([runId, agent2]), true);
+    const [pending] = await pool.read.pendingWithdrawal([agent2]);
+    assert.equal(pending, usd(20n) - owed);
+    await assertInvariant(ctx);
+  });
+});
