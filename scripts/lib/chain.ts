@@ -1,6 +1,6 @@
 // Local Hardhat (EDR) node with chain id 84532 (Base Sepolia's), started as a child process.
 import { join } from "node:path";
-import { type Managed, rpcCall, startProcess, waitFor } from "./process.ts";
+import { FatalWait, type Managed, rpcCall, startProcess, waitFor } from "./process.ts";
 
 export const repoRoot = new URL("../..", import.meta.url).pathname;
 
@@ -18,7 +18,7 @@ export async function startHardhatNode(opts: { port: number; quiet?: boolean }):
   });
   const rpcUrl = `http://127.0.0.1:${opts.port}`;
   await waitFor("hardhat node", async () => {
-    if (node.child.exitCode !== null) throw new Error(`hardhat node exited with ${node.child.exitCode}`);
+    if (node.child.exitCode !== null) throw new FatalWait(`hardhat node exited with ${node.child.exitCode}`);
     return (await rpcCall(rpcUrl, "eth_chainId")) as string;
   });
   return { ...node, rpcUrl };

@@ -49,6 +49,9 @@ export function startProcess(
   };
 }
 
+/** Thrown by a waitFor probe to stop waiting at once (e.g. the process being waited on exited). */
+export class FatalWait extends Error {}
+
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined>,
@@ -61,6 +64,7 @@ export async function waitFor<T>(
       const value = await probe();
       if (value !== undefined) return value;
     } catch (error) {
+      if (error instanceof FatalWait) throw error;
       lastError = error;
     }
     await new Promise((r) => setTimeout(r, intervalMs));

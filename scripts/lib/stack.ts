@@ -10,7 +10,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts, repoRoot, startHardhatNode } from "./chain.ts";
 import { deployAll } from "./deploy.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
-import { type Managed, startProcess, waitFor } from "./process.ts";
+import { FatalWait, type Managed, startProcess, waitFor } from "./process.ts";
 
 export interface StackOptions {
   dataDir: string;
@@ -151,15 +151,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
     const quiet = opts.quiet ?? false;
-    const spawnService = (name: string, cmd: string, args: string[], cwd: string): Managed => {
-      const proc = startProcess(name, cmd, args, { cwd, env, quiet });
+    const spawnService = (name: string, cmd: string, args: string[], cwd: string, extraEnv = {}): Managed => {
+      const proc = startProcess(name, cmd, args, { cwd, env: { ...env, ...extraEnv }, quiet });
       stops.push(() => proc.stop());
       return proc;
     };
 
     const relayer = spawnService("relayer", tsx, ["src/main.ts"], join(repoRoot, "relayer"));
     await waitFor("relayer", async () => {
-      if (relayer.child.exitCode !== null) throw new Error("relayer exited");
+      if (relayer.child.exitCode !== null) throw new FatalWait("relayer exited with " + relayer.child.exitCode);
       return (await fetch(`${env.RELAYER_URL}/health`)).ok || undefined;
     });
     log(`relayer    ${env.RELAYER_URL}`);
@@ -169,13 +169,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const ponder = spawnService(
       "indexer",
       join(repoRoot, "indexer", "node_modules", ".bin", "ponder"),
-      ["start", "--schema", ponderSchema, "--views-schema", env.INDEXER_SCHEMA!, "--port", String(indexerPort)],
+      ["start", "--schema", ponderSchema, "--views-schema", env.INDEXER_SCHEMA!, "--port", String(indexerPort), "--hostname", "127.0.0.1"],
       join(repoRoot, "indexer"),
+      { PORT: String(indexerPort) }, // Ponder prefers $PORT over --port
     );
     await waitFor(
       "indexer",
       async () => {
-        if (ponder.child.exitCode !== null) throw new Error("indexer exited");
+        if (ponder.child.exitCode !== null) throw new FatalWait("indexer exited with " + ponder.child.exitCode);
         return (await fetch(`http://127.0.0.1:${indexerPort}/health`)).ok || undefined;
       },
       { timeoutMs: 120_000 },
@@ -185,7 +186,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const api = spawnService("api", tsx, ["src/main.ts"], join(repoRoot, "api"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     await waitFor("api", async () => {
-      if (api.child.exitCode !== null) throw new Error("api exited");
+      if (api.child.exitCode !== null) throw new FatalWait("api exited with " + api.child.exitCode);
       return (await fetch(`${apiUrl}/health`)).ok || undefined;
     });
     log(`api        http://localhost:${apiPort}`);
