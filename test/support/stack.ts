@@ -1,0 +1,93 @@
+// What an end-to-end test knows about the running stack (written by scripts/test-e2e.ts).
+import { readFileSync } from "node:fs";
+import { agentHubChain, type Deployments, loadDeployments } from "@agenthub/common";
+import pg from "pg";
+import { createPublicClient, createWalletClient, type Hex, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+
+interface StackInfo {
+  apiUrl: string;
+  rpcUrl: string;
+  databaseUrl: string;
+  relayerUrl: string;
+  deploymentsFile: string;
+  secrets: { keyEncryptionKey: string; adminToken: string; relayerToken: string };
+  env: Record<string, string>;
+}
+
+const file = process.env.AGENTHUB_STACK;
+if (!file) throw new Error("AGENTHUB_STACK is not set: run end-to-end tests through `pnpm run test:e2e`");
+export const stack: StackInfo = JSON.parse(readFileSync(file, "utf8"));
+export const deployments: Deployments = loadDeployments(stack.deploymentsFile);
+export const chain = agentHubChain(stack.rpcUrl);
+export const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 50 });
+export const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
+
+let ipCounter = Math.floor(Math.random() * 200);
+/** A distinct client address per call, so rate limits of one test do not leak into another. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `10.${process.pid % 250}.${Math.floor(ipCounter / 250) % 250}.${ipCounter % 250}`;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { "x-forwarded-for": opts.ip ?? freshIp(), ...opts.headers };
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${stack.apiUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* non-JSON (HTML pages) */
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+export function newWallet() {
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  const wallet = createWalletClient({ account, chain, transport: http(stack.rpcUrl) });
+  return { key: key as Hex, account, address: account.address, wallet };
+}
+
+export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(stack.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const json = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (json.error) throw new Error(json.error.message);
+  return json.result;
+}
+
+/** Moves chain time with evm_increaseTime + evm_mine (hardhat_mine would break the indexer). */
+export async function increaseTime(seconds: number): Promise<void> {
+  await rpc("evm_increaseTime", [seconds]);
+  await rpc("evm_mine");
+}
