@@ -154,7 +154,7 @@ async function main() {
       process.exit(1);
     }
     const stats = JSON.parse(readFileSync(jsonPath, "utf8")) as GasStatsJson;
-    const all = Object.values(stats.contracts).sort((a, b) => a.sourceName.localeCompare(b.sourceName));
+    const all = Object.values(stats.contracts).sort((a, b) => a.contractName.localeCompare(b.contractName));
     const isMock = (c: ContractStats) =>
       c.sourceName.startsWith("contracts/test/") || !c.sourceName.startsWith("contracts/");
     const project = all.filter((c) => !isMock(c));
