@@ -26,6 +26,9 @@ export const stake = onchainTable("stake", (t) => ({
   withdrawalAvailableAt: t.bigint(),
   /** When the stake last went from below to at least the minimum (drives the 30-day ESTABLISHED rule). */
   stakedAt: t.bigint(),
+  /** Order (block * 1e6 + log index) of the latest deposit and slash: a deposit after a slash lifts FROZEN. */
+  lastStakeSeq: t.bigint(),
+  lastSlashSeq: t.bigint(),
   totalSlashed: t.bigint().notNull(),
   slashCount: t.integer().notNull(),
   /** Slashes that took the whole stake (10000 bps): three of them ban the agent. */

@@ -6,9 +6,17 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv, Deps } from "./context.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { LIMITS, rateLimit } from "./lib/rate-limit.ts";
+import { agentRoutes } from "./routes/agents/index.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { claimPageRoutes } from "./routes/claim-page.ts";
 import { configRoutes } from "./routes/config.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { ipfsRoutes } from "./routes/ipfs.ts";
+
+/** Paid routes are priced per request instead of rate limited (spec §8). */
+const PAID_PATHS = new Set(["/api/intelligence/search", "/api/attestations/create"]);
 
 /** Largest accepted request body; profiles and deliverable references are small. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -36,8 +44,15 @@ export function createApp(deps: Deps) {
     }),
   );
 
+  const publicLimit = rateLimit("public", LIMITS.public);
+  app.use("/api/*", async (c, next) => (PAID_PATHS.has(c.req.path) ? next() : publicLimit(c, next)));
+
   app.route("/", healthRoutes);
   app.route("/", configRoutes);
+  app.route("/", authRoutes);
+  app.route("/", agentRoutes);
+  app.route("/", ipfsRoutes);
+  app.route("/", claimPageRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 
   app.doc31("/openapi.json", {

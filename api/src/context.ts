@@ -4,6 +4,9 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import type { PublicClient } from "viem";
 import type { ApiEnv } from "./env.ts";
+import type { IpfsStore } from "./lib/ipfs.ts";
+import type { KeyStore } from "./lib/keystore.ts";
+import type { RateLimiter } from "./lib/rate-limit.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */
 export interface Deps {
@@ -13,6 +16,9 @@ export interface Deps {
   chain: PublicClient;
   relayer: RelayerClient;
   logger: Logger;
+  rateLimiter: RateLimiter;
+  keys: KeyStore;
+  ipfs: IpfsStore;
 }
 
 export type AppEnv = { Variables: { deps: Deps; requestId: string } };

@@ -17,6 +17,8 @@ export const apiEnvSchema = z.object({
   /** Schema where Ponder publishes its views (ponder start --views-schema). */
   INDEXER_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("chain"),
   LOCAL_CHAIN: bool.default(false),
+  /** Behind a load balancer: take the client IP from X-Forwarded-For. */
+  TRUST_PROXY: bool.default(false),
   ADMIN_TOKEN: z.string().min(16),
   /** AES-256-GCM key for agent wallet keys at rest. */
   KEY_ENCRYPTION_KEY: hexKey,

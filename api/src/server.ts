@@ -10,6 +10,9 @@ import type { Deps } from "./context.ts";
 import { migrate } from "./db/migrate.ts";
 import { createPool } from "./db/pool.ts";
 import type { ApiEnv } from "./env.ts";
+import { IpfsStore } from "./lib/ipfs.ts";
+import { KeyStore } from "./lib/keystore.ts";
+import { RateLimiter } from "./lib/rate-limit.ts";
 
 export interface RunningApi {
   url: string;
@@ -23,7 +26,17 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
   const pool = createPool(env.DATABASE_URL);
   await migrate(pool);
   const chain = createPublicClient({ chain: agentHubChain(env.RPC_URL), transport: http(env.RPC_URL), pollingInterval: 100 });
-  const deps: Deps = { env, pool, deployments, chain, relayer: new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN), logger };
+  const deps: Deps = {
+    env,
+    pool,
+    deployments,
+    chain,
+    relayer: new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN),
+    logger,
+    rateLimiter: new RateLimiter(pool, env.RATE_LIMIT_MULTIPLIER),
+    keys: new KeyStore(env.KEY_ENCRYPTION_KEY),
+    ipfs: new IpfsStore(pool, env.IPFS_API_URL),
+  };
   if (env.RATE_LIMIT_MULTIPLIER !== 1) logger.warn({ multiplier: env.RATE_LIMIT_MULTIPLIER }, "rate limits are scaled");
   const app = createApp(deps);
   const server = await new Promise<Server>((resolve) => {

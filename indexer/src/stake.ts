@@ -2,6 +2,10 @@ import { ponder } from "ponder:registry";
 import { stake, stakeEvent } from "ponder:schema";
 
 const MIN_STAKE = 20_000_000n;
+
+/** Total order of events on the chain: block number, then log index. */
+const seq = (event: { block: { number: bigint }; log: { logIndex: number } }) =>
+  event.block.number * 1_000_000n + BigInt(event.log.logIndex);
 const FULL_SLASH_BPS = 10_000n;
 
 function emptyStake(agentId: bigint, timestamp: bigint) {
@@ -25,8 +29,8 @@ ponder.on("StakeVault:Staked", async ({ event, context }) => {
   const crossed = current.amount < MIN_STAKE && total >= MIN_STAKE;
   await context.db
     .insert(stake)
-    .values({ ...current, amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), updatedAt: ts })
-    .onConflictDoUpdate({ amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), updatedAt: ts });
+    .values({ ...current, amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), lastStakeSeq: seq(event), updatedAt: ts })
+    .onConflictDoUpdate({ amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), lastStakeSeq: seq(event), updatedAt: ts });
   await context.db.insert(stakeEvent).values({
     id: event.id,
     agentId,
@@ -54,6 +58,7 @@ ponder.on("StakeVault:Slashed", async ({ event, context }) => {
       slashCount: current.slashCount + 1,
       fullSlashCount: current.fullSlashCount + (bps >= FULL_SLASH_BPS ? 1 : 0),
       lastSlashedAt: ts,
+      lastSlashSeq: seq(event),
       updatedAt: ts,
     });
   await context.db.insert(stakeEvent).values({

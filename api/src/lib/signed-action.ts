@@ -1,0 +1,57 @@
+// Server side of the signed-request scheme: a SIWE message bound to chain, domain, action, resource, a
+// single-use nonce and an expiry; EOA, ERC-1271 and ERC-6492 signers are all verified by viem.
+import { randomBytes } from "node:crypto";
+import type { Address, Hex } from "viem";
+import { parseSiweMessage } from "viem/siwe";
+import { actionResource, CHAIN_ID } from "../client/signed-action.ts";
+import type { Deps } from "../context.ts";
+import { ApiError } from "../errors.ts";
+
+const NONCE_TTL_SECONDS = 600;
+const MAX_MESSAGE_TTL_SECONDS = 3600;
+
+export async function issueNonce(deps: Deps): Promise<{ nonce: string; expiresAt: string }> {
+  const nonce = randomBytes(16).toString("hex");
+  const r = await deps.pool.query<{ expires_at: Date }>(
+    `insert into api.auth_nonce (nonce, expires_at) values ($1, now() + make_interval(secs => $2)) returning expires_at`,
+    [nonce, NONCE_TTL_SECONDS],
+  );
+  return { nonce, expiresAt: r.rows[0]!.expires_at.toISOString() };
+}
+
+const invalid = (message: string) => new ApiError(401, "INVALID_SIGNATURE", message);
+
+/**
+ * Verifies `message`/`signature` authorise `action` on (`kind`, `id`) and consumes the nonce.
+ * Returns the signer. Any failure is 401 INVALID_SIGNATURE with the reason; nothing is consumed on failure.
+ */
+export async function verifySignedAction(
+  deps: Deps,
+  input: { message: string; signature: string },
+  expected: { action: string; kind: string; id: string | number },
+): Promise<Address> {
+  const fields = parseSiweMessage(input.message);
+  if (!fields.address || !fields.nonce || !fields.domain || !fields.chainId) throw invalid("not a Sign-In with Ethereum message");
+  if (fields.chainId !== CHAIN_ID) throw invalid(`message is for chain ${fields.chainId}, expected ${CHAIN_ID}`);
+  const publicUrl = new URL(deps.env.PUBLIC_URL);
+  if (fields.domain !== publicUrl.host) throw invalid(`message domain ${fields.domain} is not ${publicUrl.host}`);
+  const now = Date.now();
+  if (!fields.expirationTime) throw invalid("message needs an expiration time");
+  if (fields.expirationTime.getTime() <= now) throw invalid("message has expired");
+  if (fields.expirationTime.getTime() - now > MAX_MESSAGE_TTL_SECONDS * 1000) throw invalid("expiration more than 1 hour ahead");
+  if (fields.notBefore && fields.notBefore.getTime() > now) throw invalid("message not valid yet");
+  const resource = actionResource(expected.action, expected.kind, expected.id);
+  if (!fields.resources?.includes(resource)) throw invalid(`message does not authorise ${resource}`);
+
+  const valid = await deps.chain
+    .verifySiweMessage({ message: input.message, signature: input.signature as Hex, domain: publicUrl.host })
+    .catch(() => false);
+  if (!valid) throw invalid("signature does not match the message's address");
+
+  const consumed = await deps.pool.query(
+    "update api.auth_nonce set used_at = now(), used_by = $2 where nonce = $1 and used_at is null and expires_at > now()",
+    [fields.nonce, fields.address.toLowerCase()],
+  );
+  if (consumed.rowCount !== 1) throw invalid("nonce unknown, expired or already used");
+  return fields.address;
+}

@@ -1,0 +1,137 @@
+import { StakeVaultAbi } from "@agenthub/common/generated/abis";
+import { createRoute, z } from "@hono/zod-openapi";
+import { zeroAddress } from "viem";
+import { activeStake } from "../../domain/agent-status.ts";
+import { ApiError, errors } from "../../errors.ts";
+import { requireAdmin } from "../../lib/admin.ts";
+import { clientIp } from "../../lib/client-ip.ts";
+import { router } from "../../lib/openapi.ts";
+import { rateLimit } from "../../lib/rate-limit.ts";
+import { waitForIndexer } from "../../lib/wait.ts";
+import { chainClock } from "./read.ts";
+import { findAgent, slashHistory, statusOf } from "./repository.ts";
+import { agentIdParam, agentStatus, errorResponses, json, jsonBody, slashEntry } from "./schemas.ts";
+
+export const REPORT_REASONS = ["SPAM", "FRAUD", "MALICIOUS", "IMPERSONATION", "NON_DELIVERY", "OTHER"] as const;
+
+const reportRoute = createRoute({
+  method: "post",
+  path: "/api/agents/{id}/report",
+  tags: ["moderation"],
+  summary: "Flag an agent for review (anyone may report; 10 reports per hour per IP)",
+  middleware: [rateLimit("report", [{ windowSec: 3600, max: 10 }])] as const,
+  request: {
+    params: agentIdParam,
+    body: jsonBody(
+      z.object({
+        reason: z
+          .string()
+          .transform((v) => v.trim().toUpperCase())
+          .pipe(z.enum(REPORT_REASONS)),
+        details: z.string().trim().min(1).max(2000),
+      }),
+    ),
+  },
+  responses: {
+    201: json(
+      z.object({ reportId: z.number(), agentId: z.number(), status: z.literal("PENDING"), reportCount: z.number(), message: z.string() }),
+      "Report filed",
+    ),
+    ...errorResponses(400, 404, 429),
+  },
+});
+
+const slashRoute = createRoute({
+  method: "post",
+  path: "/api/agents/{id}/slash",
+  tags: ["moderation"],
+  summary: "Admin: slash a percentage of the agent's stake to the treasury (on chain)",
+  security: [{ adminToken: [] }],
+  middleware: [requireAdmin] as const,
+  request: {
+    params: agentIdParam,
+    body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500), percentage: z.number().gt(0).max(100) })),
+  },
+  responses: {
+    200: json(
+      z.object({
+        success: z.boolean(),
+        agentId: z.number(),
+        slashedAmount: z.string(),
+        percentage: z.number(),
+        remainingStake: z.string(),
+        status: agentStatus,
+        txHash: z.string(),
+        slashHistory: z.array(slashEntry),
+      }),
+      "Slashed",
+    ),
+    ...errorResponses(400, 401, 404),
+  },
+});
+
+export const moderationRoutes = router()
+  .openapi(reportRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    if (!(await findAgent(deps, id))) throw errors.agentNotFound(id);
+    const r = await deps.pool.query<{ id: string; count: string }>(
+      `with inserted as (
+         insert into api.agent_report (agent_id, reason, details, reporter_ip) values ($1, $2, $3, $4) returning id
+       ) select (select id from inserted)::text id, (select count(*) + 1 from api.agent_report where agent_id = $1)::text count`,
+      [id, body.reason, body.details, clientIp(c, deps.env.TRUST_PROXY)],
+    );
+    return c.json(
+      {
+        reportId: Number(r.rows[0]!.id),
+        agentId: id,
+        status: "PENDING" as const,
+        reportCount: Number(r.rows[0]!.count),
+        message: "Report received; moderators review reports before any slash.",
+      },
+      201,
+    );
+  })
+  .openapi(slashRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const { reason, percentage } = c.req.valid("json");
+    const agent = await findAgent(deps, id);
+    if (!agent) throw errors.agentNotFound(id);
+    // The chain decides what can be slashed (the indexer may not have seen the latest deposit yet).
+    const onChain = await deps.chain.readContract({
+      address: deps.deployments.contracts.StakeVault.address,
+      abi: StakeVaultAbi,
+      functionName: "stakeOf",
+      args: [BigInt(id)],
+    });
+    if (onChain === 0n) throw new ApiError(400, "INSUFFICIENT_STAKE", "the agent has no stake to slash");
+    const bps = Math.round(percentage * 100);
+    const relayed = await deps.relayer.call("StakeVault", StakeVaultAbi, "slash", [BigInt(id), BigInt(bps), zeroAddress, reason]);
+    const slashed = await waitForIndexer(
+      `slash ${relayed.txHash}`,
+      async () =>
+        (
+          await deps.pool.query<{ amount: string }>(
+            `select amount::text from ${deps.env.INDEXER_SCHEMA}.stake_event where tx_hash = $1 and kind = 'SLASHED'`,
+            [relayed.txHash],
+          )
+        ).rows[0],
+      deps.env.INDEXER_WAIT_MS,
+    );
+    const updated = (await findAgent(deps, id))!;
+    return c.json(
+      {
+        success: true,
+        agentId: id,
+        slashedAmount: slashed.amount,
+        percentage: bps / 100,
+        remainingStake: activeStake(updated.stake).toString(),
+        status: statusOf(updated, await chainClock(deps).now()),
+        txHash: relayed.txHash,
+        slashHistory: await slashHistory(deps, id),
+      },
+      200,
+    );
+  });

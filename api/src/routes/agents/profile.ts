@@ -1,0 +1,66 @@
+import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
+import { createRoute } from "@hono/zod-openapi";
+import { isAddressEqual } from "viem";
+import { errors } from "../../errors.ts";
+import { router } from "../../lib/openapi.ts";
+import { verifySignedAction } from "../../lib/signed-action.ts";
+import { waitForIndexer } from "../../lib/wait.ts";
+import { registrationFile } from "./metadata.ts";
+import { findAgent, slashHistory } from "./repository.ts";
+import { chainClock } from "./read.ts";
+import { agentDetail, agentIdParam, errorResponses, json, jsonBody, updateBody } from "./schemas.ts";
+import { toDetail } from "./views.ts";
+
+const route = createRoute({
+  method: "patch",
+  path: "/api/agents/{id}",
+  tags: ["agents"],
+  summary: "Update the profile; signed (EIP-4361) by the identity token's owner",
+  request: { params: agentIdParam, body: jsonBody(updateBody) },
+  responses: { 200: json(agentDetail, "Updated agent"), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const profileRoutes = router().openapi(route, async (c) => {
+  const deps = c.get("deps");
+  const { id } = c.req.valid("param");
+  const { message, signature, ...changes } = c.req.valid("json");
+  const agent = await findAgent(deps, id);
+  if (!agent) throw errors.agentNotFound(id);
+  const signer = await verifySignedAction(deps, { message, signature }, { action: "update-profile", kind: "agent", id });
+  if (!isAddressEqual(signer, agent.owner as `0x${string}`)) {
+    throw errors.forbidden("NOT_AGENT_OWNER", `only the identity token's owner ${agent.owner} may update this agent`);
+  }
+  const current = agent.profile;
+  const next = {
+    name: changes.name ?? current.name,
+    description: changes.description ?? current.description,
+    capabilities: changes.capabilities ?? current.capabilities,
+    programmingLangs: changes.programmingLangs ?? current.programmingLangs,
+    domains: changes.domains ?? current.domains,
+    tools: changes.tools ?? current.tools,
+    endpoints: (changes.endpoints as Record<string, string> | undefined) ?? current.endpoints,
+    image: changes.image ?? current.image ?? undefined,
+  };
+  const identity = deps.deployments.contracts.AgentIdentity.address;
+  const stored = await deps.ipfs.putJson(registrationFile(next, id, identity, deps.deployments.chainId));
+  if (`ipfs://${stored.cid}` !== agent.metadataUri) {
+    await deps.relayer.call("AgentIdentity", AgentIdentityAbi, "setTokenURI", [BigInt(id), stored.uri], `profile:${id}:${stored.cid}`);
+  }
+  await deps.pool.query(
+    `insert into api.agent_profile (agent_id, name, description, capabilities, programming_langs, domains, tools, endpoints, image, metadata_cid)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     on conflict (agent_id) do update set name = $2, description = $3, capabilities = $4, programming_langs = $5,
+       domains = $6, tools = $7, endpoints = $8, image = $9, metadata_cid = $10, updated_at = now()`,
+    [id, next.name, next.description, next.capabilities, next.programmingLangs, next.domains, next.tools, JSON.stringify(next.endpoints), next.image ?? null, stored.cid],
+  );
+  await waitForIndexer(
+    `profile of agent ${id}`,
+    async () =>
+      (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1 and metadata_uri = $2`, [id, stored.uri]))
+        .rows[0],
+    deps.env.INDEXER_WAIT_MS,
+  );
+  const updated = (await findAgent(deps, id))!;
+  const [now, slashes] = await Promise.all([chainClock(deps).now(), slashHistory(deps, id)]);
+  return c.json(toDetail(updated, now, slashes), 200);
+});

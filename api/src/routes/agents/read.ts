@@ -1,0 +1,94 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { errors } from "../../errors.ts";
+import { ChainClock } from "../../lib/chain-time.ts";
+import { router } from "../../lib/openapi.ts";
+import { findAgent, listAgents, slashHistory } from "./repository.ts";
+import { agentDetail, agentIdParam, agentListItem, errorResponses, json } from "./schemas.ts";
+import { toDetail, toListItem } from "./views.ts";
+
+const clocks = new WeakMap<object, ChainClock>();
+export function chainClock(deps: { chain: ConstructorParameters<typeof ChainClock>[0] }): ChainClock {
+  let clock = clocks.get(deps);
+  if (!clock) {
+    clock = new ChainClock(deps.chain);
+    clocks.set(deps, clock);
+  }
+  return clock;
+}
+
+export const pagination = z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() });
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/agents",
+  tags: ["agents"],
+  request: {
+    query: z.object({
+      page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+    }),
+  },
+  responses: { 200: json(z.object({ agents: z.array(agentListItem), pagination }), "Agents"), ...errorResponses(400) },
+});
+
+const detailRoute = createRoute({
+  method: "get",
+  path: "/api/agents/{id}",
+  tags: ["agents"],
+  request: { params: agentIdParam },
+  responses: { 200: json(agentDetail, "Agent"), ...errorResponses(404) },
+});
+
+const cardRoute = createRoute({
+  method: "get",
+  path: "/api/agents/{id}/agent-card.json",
+  tags: ["agents"],
+  summary: "A2A agent card",
+  request: { params: agentIdParam },
+  responses: { 200: json(z.record(z.string(), z.unknown()), "Agent card"), ...errorResponses(404) },
+});
+
+export const readRoutes = router()
+  .openapi(listRoute, async (c) => {
+    const deps = c.get("deps");
+    const { page, limit } = c.req.valid("query");
+    const { agents, total } = await listAgents(deps, page, limit);
+    return c.json(
+      { agents: agents.map(toListItem), pagination: { page, limit, total, totalPages: Math.ceil(total / limit) } },
+      200,
+    );
+  })
+  .openapi(detailRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const agent = await findAgent(deps, id);
+    if (!agent) throw errors.agentNotFound(id);
+    const [now, slashes] = await Promise.all([chainClock(deps).now(), slashHistory(deps, id)]);
+    return c.json(toDetail(agent, now, slashes), 200);
+  })
+  .openapi(cardRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const agent = await findAgent(deps, id);
+    if (!agent) throw errors.agentNotFound(id);
+    const base = deps.env.PUBLIC_URL;
+    return c.json(
+      {
+        protocolVersion: "0.3.0",
+        name: agent.profile.name,
+        description: agent.profile.description,
+        url: agent.profile.endpoints.a2a ?? agent.profile.endpoints.webhook ?? `${base}/api/agents/${id}`,
+        version: "1.0.0",
+        provider: { organization: "AgentHub", url: base },
+        capabilities: { streaming: false, pushNotifications: Boolean(agent.profile.endpoints.webhook) },
+        defaultInputModes: ["application/json"],
+        defaultOutputModes: ["application/json"],
+        skills: agent.profile.capabilities.map((cap) => ({ id: cap, name: cap, tags: [...agent.profile.domains, ...agent.profile.tools] })),
+        registrations: [
+          { agentId: id, agentRegistry: `eip155:${deps.deployments.chainId}:${deps.deployments.contracts.AgentIdentity.address}` },
+        ],
+        registrationFile: agent.metadataUri,
+      },
+      200,
+    );
+  });

@@ -1,0 +1,170 @@
+import { StakeVaultAbi } from "@agenthub/common/generated/abis";
+import { createRoute, z } from "@hono/zod-openapi";
+import { getAddress, type Hex, hexToSignature, isAddressEqual, parseEventLogs } from "viem";
+import type { Deps } from "../../context.ts";
+import { activeStake, canClaimRuns, MIN_STAKE } from "../../domain/agent-status.ts";
+import { ApiError, errors } from "../../errors.ts";
+import { router } from "../../lib/openapi.ts";
+import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { waitForIndexer } from "../../lib/wait.ts";
+import { chainClock } from "./read.ts";
+import { type AgentRecord, findAgent, isoFromSeconds, slashHistory, statusOf } from "./repository.ts";
+import { address, agentIdParam, agentStatus, baseUnits, errorResponses, hexSignature, json, jsonBody, stakeStatus, txHash } from "./schemas.ts";
+
+const stakeResult = z.object({
+  success: z.boolean(),
+  agentId: z.number(),
+  stakedAmount: z.string(),
+  stakedAt: z.string().nullable(),
+  status: agentStatus,
+  txHash: z.string(),
+  message: z.string(),
+});
+
+const recordRoute = createRoute({
+  method: "post",
+  path: "/api/agents/{id}/stake",
+  tags: ["stake"],
+  summary: "Record a confirmed StakeVault deposit (each transaction counts once)",
+  middleware: [rateLimit("stake", LIMITS.stake)] as const,
+  request: { params: agentIdParam, body: jsonBody(z.object({ amount: baseUnits, txHash, walletAddress: address })) },
+  responses: { 200: json(stakeResult, "Stake recorded"), ...errorResponses(400, 403, 404, 429) },
+});
+
+const gaslessRoute = createRoute({
+  method: "post",
+  path: "/api/agents/{id}/stake/permit",
+  tags: ["stake"],
+  summary: "Gasless stake: the relayer submits StakeVault.depositWithPermit with the wallet's EIP-2612 permit",
+  middleware: [rateLimit("stake", LIMITS.stake)] as const,
+  request: {
+    params: agentIdParam,
+    body: jsonBody(
+      z.object({
+        walletAddress: address,
+        amount: baseUnits,
+        deadline: z.number().int().positive().openapi({ description: "permit deadline, unix seconds" }),
+        signature: hexSignature.openapi({ description: "EIP-2612 permit signature for spender = StakeVault" }),
+      }),
+    ),
+  },
+  responses: { 200: json(stakeResult, "Staked"), ...errorResponses(400, 403, 404, 429) },
+});
+
+const statusRoute = createRoute({
+  method: "get",
+  path: "/api/agents/{id}/stake",
+  tags: ["stake"],
+  request: { params: agentIdParam },
+  responses: { 200: json(stakeStatus, "Stake status"), ...errorResponses(404) },
+});
+
+function assertStakeAllowed(agent: AgentRecord, now: bigint, walletAddress: string, amount: bigint) {
+  if (amount < MIN_STAKE) throw new ApiError(400, "INSUFFICIENT_STAKE", `minimum stake is ${MIN_STAKE} (20 USDC)`);
+  if (statusOf(agent, now) === "BANNED") throw errors.forbidden("AGENT_BANNED", `agent ${agent.id} is banned`);
+  const allowed = [agent.wallet, agent.owner].some((a) => isAddressEqual(a as Hex, walletAddress as Hex));
+  if (!allowed) throw errors.forbidden("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
+}
+
+/** Verifies the receipt holds a Staked deposit for this agent from walletAddress, records the hash once, waits for the indexer. */
+async function recordStake(deps: Deps, agent: AgentRecord, hash: Hex, walletAddress: string, amount: bigint) {
+  const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
+  if (!receipt) throw new ApiError(400, "TX_NOT_FOUND", `no confirmed transaction ${hash}`);
+  if (receipt.status !== "success") throw new ApiError(400, "TX_FAILED", `transaction ${hash} reverted`);
+  const vault = deps.deployments.contracts.StakeVault.address;
+  const deposits = parseEventLogs({ abi: StakeVaultAbi, logs: receipt.logs, eventName: "Staked" }).filter(
+    (log) => isAddressEqual(log.address, vault) && log.args.agentId === BigInt(agent.id),
+  );
+  if (deposits.length === 0) throw new ApiError(400, "NOT_A_STAKE", `transaction ${hash} holds no deposit for agent ${agent.id}`);
+  const mine = deposits.filter((d) => isAddressEqual(d.args.from, walletAddress as Hex));
+  if (mine.length === 0) throw errors.forbidden("WALLET_MISMATCH", "the deposit was not made from walletAddress");
+  const deposited = mine.reduce((sum, d) => sum + d.args.amount, 0n);
+  if (deposited < amount) {
+    throw new ApiError(400, "STAKE_AMOUNT_MISMATCH", `transaction deposited ${deposited}, less than the stated ${amount}`);
+  }
+  const inserted = await deps.pool.query(
+    `insert into api.stake_record (tx_hash, agent_id, wallet_address, amount) values ($1, $2, $3, $4) on conflict do nothing`,
+    [hash.toLowerCase(), agent.id, getAddress(walletAddress), deposited.toString()],
+  );
+  if (inserted.rowCount !== 1) throw new ApiError(400, "TX_ALREADY_USED", `transaction ${hash} was already recorded`);
+  await waitForIndexer(
+    `stake ${hash}`,
+    async () =>
+      (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.stake_event where tx_hash = $1`, [hash.toLowerCase()])).rows[0],
+    deps.env.INDEXER_WAIT_MS,
+  );
+}
+
+async function stakeAnswer(deps: Deps, agentId: number, hash: string) {
+  const agent = (await findAgent(deps, agentId))!;
+  const now = await chainClock(deps).now();
+  const status = statusOf(agent, now);
+  return {
+    success: true,
+    agentId,
+    stakedAmount: activeStake(agent.stake).toString(),
+    stakedAt: agent.stakedAt === null ? null : isoFromSeconds(agent.stakedAt),
+    status,
+    txHash: hash,
+    message:
+      status === "PROVISIONAL" || status === "ESTABLISHED"
+        ? "Stake recorded: the agent can claim runs."
+        : `Stake recorded; status is ${status} (at least ${MIN_STAKE} base units must be staked, and a slashed agent must stake again).`,
+  };
+}
+
+async function loadAgent(deps: Deps, id: number) {
+  const agent = await findAgent(deps, id);
+  if (!agent) throw errors.agentNotFound(id);
+  return { agent, now: await chainClock(deps).now() };
+}
+
+export const stakeRoutes = router()
+  .openapi(recordRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const { agent, now } = await loadAgent(deps, id);
+    assertStakeAllowed(agent, now, body.walletAddress, BigInt(body.amount));
+    await recordStake(deps, agent, body.txHash as Hex, body.walletAddress, BigInt(body.amount));
+    return c.json(await stakeAnswer(deps, id, body.txHash), 200);
+  })
+  .openapi(gaslessRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const amount = BigInt(body.amount);
+    const { agent, now } = await loadAgent(deps, id);
+    assertStakeAllowed(agent, now, body.walletAddress, amount);
+    const { r, s, v, yParity } = hexToSignature(body.signature as Hex);
+    const relayed = await deps.relayer.call(
+      "StakeVault",
+      StakeVaultAbi,
+      "depositWithPermit",
+      [BigInt(id), getAddress(body.walletAddress), amount, BigInt(body.deadline), Number(v ?? BigInt(27 + (yParity ?? 0))), r, s],
+      `stake-permit:${body.signature.toLowerCase()}`,
+    );
+    await recordStake(deps, agent, relayed.txHash, body.walletAddress, amount);
+    return c.json(await stakeAnswer(deps, id, relayed.txHash), 200);
+  })
+  .openapi(statusRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const { agent, now } = await loadAgent(deps, id);
+    const status = statusOf(agent, now);
+    const staked = activeStake(agent.stake);
+    return c.json(
+      {
+        agentId: id,
+        status,
+        stakedAmount: staked.toString(),
+        stakedAt: agent.stakedAt === null ? null : isoFromSeconds(agent.stakedAt),
+        slashHistory: await slashHistory(deps, id),
+        isStaked: staked >= MIN_STAKE,
+        canClaimRuns: canClaimRuns(status),
+        minimumStake: MIN_STAKE.toString(),
+        pendingWithdrawal: (agent.stake?.pendingWithdrawal ?? 0n).toString(),
+      },
+      200,
+    );
+  });

@@ -1,0 +1,40 @@
+import type { z } from "@hono/zod-openapi";
+import { activeStake } from "../../domain/agent-status.ts";
+import { type AgentRecord, isoFromSeconds, type SlashEntry, statusOf } from "./repository.ts";
+import type { agentDetail, agentListItem } from "./schemas.ts";
+
+export function toListItem(agent: AgentRecord): z.infer<typeof agentListItem> {
+  return {
+    tokenId: agent.id,
+    walletAddress: agent.wallet,
+    ipfsHash: agent.metadataUri,
+    claimed: agent.claimed,
+    createdAt: isoFromSeconds(agent.registeredAt),
+    capabilities: agent.profile.capabilities,
+    programmingLangs: agent.profile.programmingLangs,
+    domains: agent.profile.domains,
+    tools: agent.profile.tools,
+  };
+}
+
+export function toDetail(agent: AgentRecord, now: bigint, slashes: SlashEntry[]): z.infer<typeof agentDetail> {
+  return {
+    ...toListItem(agent),
+    id: agent.id,
+    name: agent.profile.name,
+    description: agent.profile.description,
+    ownerAddress: agent.owner,
+    endpoints: agent.profile.endpoints,
+    status: statusOf(agent, now),
+    stakedAmount: activeStake(agent.stake).toString(),
+    stakedAt: agent.stakedAt === null ? null : isoFromSeconds(agent.stakedAt),
+    slashHistory: JSON.stringify(slashes),
+    reportCount: agent.reportCount,
+    reputation: {
+      score: agent.score,
+      completions: agent.completions,
+      totalClaimed: agent.totalClaimed,
+      totalVolume: agent.totalVolume,
+    },
+  };
+}

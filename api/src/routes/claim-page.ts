@@ -1,0 +1,69 @@
+// The page behind claimURL: shows the agent, asks a browser wallet (EIP-1193) to sign the claim message,
+// then shows the private key once. No third-party scripts: the key never touches anything but this origin.
+import { Hono } from "hono";
+import type { AppEnv } from "../context.ts";
+
+const page = (claimCode: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Claim your AgentHub agent</title>
+<style>
+ body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1b1b1f}
+ .card{border:1px solid #ddd;border-radius:12px;padding:1.25rem;margin:1rem 0}
+ button{font-size:1rem;padding:.6rem 1.2rem;border-radius:8px;border:0;background:#3b5bdb;color:#fff;cursor:pointer}
+ button:disabled{opacity:.5} code{word-break:break-all}
+ .warn{background:#fff4e6;border-color:#f59f00} .err{color:#c92a2a}
+</style></head>
+<body>
+<h1>Claim your agent</h1>
+<div id="info" class="card">Loading…</div>
+<div id="actions" hidden><button id="claim">Connect wallet and claim</button></div>
+<div id="result" class="card warn" hidden></div>
+<p id="error" class="err" role="alert"></p>
+<script type="module">
+const claimCode = ${JSON.stringify(claimCode)};
+const $ = (id) => document.getElementById(id);
+const show = (el, html) => { el.innerHTML = html; el.hidden = false; };
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
+let info;
+async function load() {
+  const res = await fetch("/api/agents/claim-info/" + encodeURIComponent(claimCode));
+  const body = await res.json();
+  if (!res.ok) { show($("info"), "This claim link cannot be used: " + esc(body.error.message)); return; }
+  info = body;
+  show($("info"), "<p>Agent <b>#" + info.agentId + "</b></p><p>Wallet <code>" + esc(info.walletAddress) +
+    "</code></p><p>Profile <code>" + esc(info.ipfsHash) + "</code></p><p>Claim before " + new Date(info.expiresAt).toUTCString() + "</p>");
+  $("actions").hidden = false;
+}
+$("claim").addEventListener("click", async () => {
+  $("error").textContent = "";
+  if (!window.ethereum) { $("error").textContent = "No browser wallet found (EIP-1193)."; return; }
+  $("claim").disabled = true;
+  try {
+    const [address] = await window.ethereum.request({ method: "eth_requestAccounts" });
+    const message = "I claim agent " + info.agentId + " to address " + address;
+    const signature = await window.ethereum.request({ method: "personal_sign", params: [message, address] });
+    const res = await fetch("/api/agents/" + info.agentId + "/claim", {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ signature, userAddress: address, claimCode }),
+    });
+    const body = await res.json();
+    if (!res.ok) throw new Error(body.error.message);
+    $("actions").hidden = true;
+    show($("result"), "<h2>Agent #" + body.agentId + " is yours</h2><p>The identity token moved to <code>" + esc(body.ownerAddress) +
+      "</code>.</p><p><b>Save this private key now. It is shown only once and AgentHub has deleted its copy.</b></p>" +
+      "<p><code id=\\"private-key\\">" + esc(body.privateKey) + "</code></p><p>Wallet <code>" + esc(body.walletAddress) + "</code></p>");
+  } catch (e) {
+    $("error").textContent = "Claim failed: " + (e && e.message ? e.message : e);
+    $("claim").disabled = false;
+  }
+});
+load();
+</script>
+</body></html>`;
+
+export const claimPageRoutes = new Hono<AppEnv>().get("/claim/:claimCode", (c) => {
+  c.header("cache-control", "no-store");
+  c.header("content-security-policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'");
+  return c.html(page(c.req.param("claimCode").slice(0, 200)));
+});
