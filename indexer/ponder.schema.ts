@@ -76,7 +76,11 @@ export const run = onchainTable(
     createdTx: t.hex().notNull(),
     updatedAt: t.bigint().notNull(),
   }),
-  (table) => ({ stateIdx: index().on(table.state), posterIdx: index().on(table.poster), agentIdx: index().on(table.agentId) }),
+  (table) => ({
+    stateIdx: index().on(table.state),
+    posterIdx: index().on(table.poster),
+    agentIdx: index().on(table.agentId),
+  }),
 );
 
 export const runEvent = onchainTable(

@@ -32,7 +32,13 @@ export function createApp(deps: Deps) {
     const started = performance.now();
     await next();
     deps.logger.debug(
-      { requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      {
+        requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
       "request",
     );
   });
@@ -74,7 +80,10 @@ export function createApp(deps: Deps) {
     if (error instanceof RelayerCallError) {
       deps.logger.warn({ requestId: c.get("requestId"), code: error.code, err: error.message }, "relayer error");
       if (error.code === "RECEIPT_TIMEOUT") {
-        return c.json(errorBody("TX_PENDING", `transaction ${error.txHash ?? ""} not mined yet; retry the request`), 504);
+        return c.json(
+          errorBody("TX_PENDING", `transaction ${error.txHash ?? ""} not mined yet; retry the request`),
+          504,
+        );
       }
       if (error.code === "TX_REVERTED") return c.json(errorBody("TX_REVERTED", error.message), 409);
       return c.json(errorBody("RELAYER_UNAVAILABLE", "the transaction relayer is unavailable"), 503);

@@ -15,7 +15,10 @@ export const apiEnvSchema = z.object({
   /** Base URL users reach the API at (claim links are built from it). */
   PUBLIC_URL: z.string().url().default("http://localhost:3000"),
   /** Schema where Ponder publishes its views (ponder start --views-schema). */
-  INDEXER_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("chain"),
+  INDEXER_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default("chain"),
   LOCAL_CHAIN: bool.default(false),
   /** Behind a load balancer: take the client IP from X-Forwarded-For. */
   TRUST_PROXY: bool.default(false),

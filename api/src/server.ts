@@ -25,7 +25,11 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
   const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
   const pool = createPool(env.DATABASE_URL);
   await migrate(pool);
-  const chain = createPublicClient({ chain: agentHubChain(env.RPC_URL), transport: http(env.RPC_URL), pollingInterval: 100 });
+  const chain = createPublicClient({
+    chain: agentHubChain(env.RPC_URL),
+    transport: http(env.RPC_URL),
+    pollingInterval: 100,
+  });
   const deps: Deps = {
     env,
     pool,

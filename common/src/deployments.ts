@@ -34,9 +34,11 @@ export const deploymentsSchema = z.object({
   treasury: address,
   /** Lowest start block of all contracts: where indexing begins. */
   startBlock: z.number().int().nonnegative(),
-  contracts: z.object(Object.fromEntries(contractNames.map((name) => [name, deployedContract])) as {
-    [K in ContractName]: typeof deployedContract;
-  }),
+  contracts: z.object(
+    Object.fromEntries(contractNames.map((name) => [name, deployedContract])) as {
+      [K in ContractName]: typeof deployedContract;
+    },
+  ),
   deployedAt: z.string(),
 });
 export type Deployments = z.infer<typeof deploymentsSchema>;

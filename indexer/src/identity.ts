@@ -26,9 +26,12 @@ ponder.on("AgentIdentity:ProfileUpdated", async ({ event, context }) => {
 });
 
 ponder.on("AgentIdentity:AgentClaimed", async ({ event, context }) => {
-  await context.db
-    .update(agent, { id: event.args.agentId })
-    .set({ claimed: true, claimedAt: event.block.timestamp, owner: event.args.newOwner, updatedAt: event.block.timestamp });
+  await context.db.update(agent, { id: event.args.agentId }).set({
+    claimed: true,
+    claimedAt: event.block.timestamp,
+    owner: event.args.newOwner,
+    updatedAt: event.block.timestamp,
+  });
 });
 
 // Owners may move tokens after the claim too; payouts and authorization follow the current owner.

@@ -61,7 +61,11 @@ ponder.on("InsurancePool:ClaimPaid", async ({ event, context }) => {
   const ts = event.block.timestamp;
   await context.db.update(insuranceCoverage, { agentId }).set((row) => {
     const left = row.amount - amount;
-    return { amount: left, pendingWithdrawal: row.pendingWithdrawal > left ? left : row.pendingWithdrawal, updatedAt: ts };
+    return {
+      amount: left,
+      pendingWithdrawal: row.pendingWithdrawal > left ? left : row.pendingWithdrawal,
+      updatedAt: ts,
+    };
   });
   await context.db.insert(insuranceEvent).values({
     id: event.id,

@@ -10,7 +10,14 @@ async function bumpStats(
   change: { claimed?: number; completed?: number; failed?: number; volume?: bigint },
 ) {
   const current = await context.db.find(agentRunStats, { agentId });
-  const base = current ?? { agentId, totalClaimed: 0, completions: 0, failures: 0, totalVolume: 0n, updatedAt: timestamp };
+  const base = current ?? {
+    agentId,
+    totalClaimed: 0,
+    completions: 0,
+    failures: 0,
+    totalVolume: 0n,
+    updatedAt: timestamp,
+  };
   const next = {
     totalClaimed: base.totalClaimed + (change.claimed ?? 0),
     completions: base.completions + (change.completed ?? 0),
@@ -84,7 +91,9 @@ ponder.on("RunEscrow:RunStarted", async ({ event, context }) => {
 ponder.on("RunEscrow:RunSubmitted", async ({ event, context }) => {
   const { runId, agentId, deliverableHash } = event.args;
   const ts = event.block.timestamp;
-  await context.db.update(run, { id: runId }).set({ state: "Submitted", deliverableHash, submittedAt: ts, updatedAt: ts });
+  await context.db
+    .update(run, { id: runId })
+    .set({ state: "Submitted", deliverableHash, submittedAt: ts, updatedAt: ts });
   await recordEvent(context, event, runId, "SUBMITTED", "Submitted", { agentId });
 });
 

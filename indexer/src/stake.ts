@@ -29,8 +29,19 @@ ponder.on("StakeVault:Staked", async ({ event, context }) => {
   const crossed = current.amount < MIN_STAKE && total >= MIN_STAKE;
   await context.db
     .insert(stake)
-    .values({ ...current, amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), lastStakeSeq: seq(event), updatedAt: ts })
-    .onConflictDoUpdate({ amount: total, stakedAt: crossed ? ts : (current.stakedAt ?? null), lastStakeSeq: seq(event), updatedAt: ts });
+    .values({
+      ...current,
+      amount: total,
+      stakedAt: crossed ? ts : (current.stakedAt ?? null),
+      lastStakeSeq: seq(event),
+      updatedAt: ts,
+    })
+    .onConflictDoUpdate({
+      amount: total,
+      stakedAt: crossed ? ts : (current.stakedAt ?? null),
+      lastStakeSeq: seq(event),
+      updatedAt: ts,
+    });
   await context.db.insert(stakeEvent).values({
     id: event.id,
     agentId,

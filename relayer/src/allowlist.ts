@@ -48,7 +48,8 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
 export const allErrorsAbi: Abi = (() => {
   const seen = new Map<string, Abi[number]>();
   for (const abi of Object.values(generated) as Abi[]) {
-    for (const item of abi) if (item.type === "error") seen.set(`${item.name}(${item.inputs.map((i) => i.type)})`, item);
+    for (const item of abi)
+      if (item.type === "error") seen.set(`${item.name}(${item.inputs.map((i) => i.type)})`, item);
   }
   return [...seen.values()];
 })();

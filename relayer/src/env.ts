@@ -11,7 +11,10 @@ export const relayerEnvSchema = z.object({
   RELAYER_HOST: z.string().default("127.0.0.1"),
   RELAYER_PORT: z.coerce.number().int().default(3001),
   /** Local chains only: enables the faucet. */
-  LOCAL_CHAIN: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  LOCAL_CHAIN: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   RECEIPT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

@@ -170,7 +170,8 @@ export class Relayer {
       }
       throw new RelayError("TX_FAILED", "an earlier request with this idempotency key is still pending");
     }
-    if (row.status === "REVERTED") throw new RelayError("TX_REVERTED", row.error ?? "reverted", undefined, row.tx_hash as Hex);
+    if (row.status === "REVERTED")
+      throw new RelayError("TX_REVERTED", row.error ?? "reverted", undefined, row.tx_hash as Hex);
     return undefined; // FAILED before reaching the chain: safe to try again
   }
 
@@ -217,7 +218,12 @@ export class Relayer {
     try {
       return await this.publicClient.waitForTransactionReceipt({ hash, timeout: this.opts.receiptTimeoutMs });
     } catch {
-      throw new RelayError("RECEIPT_TIMEOUT", `no receipt for ${hash} yet; it is tracked and reconciled`, undefined, hash);
+      throw new RelayError(
+        "RECEIPT_TIMEOUT",
+        `no receipt for ${hash} yet; it is tracked and reconciled`,
+        undefined,
+        hash,
+      );
     }
   }
 
@@ -243,7 +249,10 @@ export class Relayer {
 
   private async takeNonce(): Promise<number> {
     if (this.nextNonce === undefined) {
-      this.nextNonce = await this.publicClient.getTransactionCount({ address: this.account.address, blockTag: "pending" });
+      this.nextNonce = await this.publicClient.getTransactionCount({
+        address: this.account.address,
+        blockTag: "pending",
+      });
     }
     return this.nextNonce++;
   }
@@ -252,13 +261,21 @@ export class Relayer {
     if (error instanceof BaseError) {
       const revert = error.walk((e) => e instanceof ContractFunctionRevertedError);
       if (revert instanceof ContractFunctionRevertedError && revert.data?.errorName) {
-        return new RelayError("TX_REVERTED", `${revert.data.errorName}(${(revert.data.args ?? []).join(", ")})`, revert.data.errorName);
+        return new RelayError(
+          "TX_REVERTED",
+          `${revert.data.errorName}(${(revert.data.args ?? []).join(", ")})`,
+          revert.data.errorName,
+        );
       }
       const raw = error.walk((e) => typeof (e as { data?: unknown }).data === "string") as { data?: Hex } | null;
       if (raw?.data) {
         try {
           const decoded = decodeErrorResult({ abi: [...abi, ...allErrorsAbi], data: raw.data });
-          return new RelayError("TX_REVERTED", `${decoded.errorName}(${(decoded.args ?? []).join(", ")})`, decoded.errorName);
+          return new RelayError(
+            "TX_REVERTED",
+            `${decoded.errorName}(${(decoded.args ?? []).join(", ")})`,
+            decoded.errorName,
+          );
         } catch {
           /* fall through */
         }

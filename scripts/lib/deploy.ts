@@ -68,12 +68,12 @@ export async function deployAll(opts: DeployOptions): Promise<Deployments> {
     opts.relayer,
   ]);
   // The timelock is the treasury: platform fees and slashes without a wronged poster end up under governance.
-  const timelock = await deploy("AgentHubTimelock", abis.AgentHubTimelockAbi as Abi, bytecode.AgentHubTimelockBytecode, [
-    TIMELOCK_DELAY,
-    [],
-    [zeroAddress],
-    deployer,
-  ]);
+  const timelock = await deploy(
+    "AgentHubTimelock",
+    abis.AgentHubTimelockAbi as Abi,
+    bytecode.AgentHubTimelockBytecode,
+    [TIMELOCK_DELAY, [], [zeroAddress], deployer],
+  );
   const vault = await deploy("StakeVault", abis.StakeVaultAbi as Abi, bytecode.StakeVaultBytecode, [
     usdc.address,
     identity,
@@ -96,10 +96,12 @@ export async function deployAll(opts: DeployOptions): Promise<Deployments> {
     opts.relayer,
   ]);
   const token = await deploy("AgentHubToken", abis.AgentHubTokenAbi as Abi, bytecode.AgentHubTokenBytecode, [deployer]);
-  const governor = await deploy("AgentHubGovernor", abis.AgentHubGovernorAbi as Abi, bytecode.AgentHubGovernorBytecode, [
-    token,
-    timelock,
-  ]);
+  const governor = await deploy(
+    "AgentHubGovernor",
+    abis.AgentHubGovernorAbi as Abi,
+    bytecode.AgentHubGovernorBytecode,
+    [token, timelock],
+  );
 
   const vaultAbi = abis.StakeVaultAbi as Abi;
   await write(vault, vaultAbi, "grantRole", [role("SLASHER_ROLE"), escrow]);

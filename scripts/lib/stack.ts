@@ -108,7 +108,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     let databaseUrl = opts.databaseUrl;
     if (!databaseUrl) {
-      const db = await startEmbeddedPostgres({ dir: join(opts.dataDir, "pg"), port: opts.pgPort ?? (await freePort()), log });
+      const db = await startEmbeddedPostgres({
+        dir: join(opts.dataDir, "pg"),
+        port: opts.pgPort ?? (await freePort()),
+        log,
+      });
       stops.push(() => db.stop());
       databaseUrl = db.url;
     }
@@ -169,7 +173,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const ponder = spawnService(
       "indexer",
       join(repoRoot, "indexer", "node_modules", ".bin", "ponder"),
-      ["start", "--schema", ponderSchema, "--views-schema", env.INDEXER_SCHEMA!, "--port", String(indexerPort), "--hostname", "127.0.0.1"],
+      [
+        "start",
+        "--schema",
+        ponderSchema,
+        "--views-schema",
+        env.INDEXER_SCHEMA!,
+        "--port",
+        String(indexerPort),
+        "--hostname",
+        "127.0.0.1",
+      ],
       join(repoRoot, "indexer"),
       { PORT: String(indexerPort) }, // Ponder prefers $PORT over --port
     );
@@ -191,7 +205,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     log(`api        http://localhost:${apiPort}`);
 
-    return { apiUrl, rpcUrl, databaseUrl, relayerUrl: env.RELAYER_URL!, deployments, deploymentsFile, secrets, env, stop: stopAll };
+    return {
+      apiUrl,
+      rpcUrl,
+      databaseUrl,
+      relayerUrl: env.RELAYER_URL!,
+      deployments,
+      deploymentsFile,
+      secrets,
+      env,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

@@ -1,21 +1,39 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
-import { cidOf } from "@agenthub/api/lib/ipfs";
 import { buildActionMessage } from "@agenthub/api/client/signed-action";
+import { cidOf } from "@agenthub/api/lib/ipfs";
+import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import { privateKeyToAccount } from "viem/accounts";
-import { claimAgent, depositDirect, faucet, registerAgent, signedAction, signPermit, stakedAgent } from "../support/agents.ts";
+import {
+  claimAgent,
+  depositDirect,
+  faucet,
+  registerAgent,
+  signedAction,
+  signPermit,
+  stakedAgent,
+} from "../support/agents.ts";
 import { api, db, deployments, freshIp, newWallet, publicClient, stack } from "../support/stack.ts";
 
 after(() => db.end());
 const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };
 const ownerOf = (id: number) =>
-  publicClient.readContract({ address: deployments.contracts.AgentIdentity.address, abi: AgentIdentityAbi, functionName: "ownerOf", args: [BigInt(id)] });
+  publicClient.readContract({
+    address: deployments.contracts.AgentIdentity.address,
+    abi: AgentIdentityAbi,
+    functionName: "ownerOf",
+    args: [BigInt(id)],
+  });
 
 describe("agents: registration", () => {
   it("registers gaslessly, mints to a fresh wallet and never returns a key", async () => {
     const res = await api("POST", "/api/agents/register", {
-      body: { name: "Registrar", capabilities: ["coding", "research"], programmingLangs: ["typescript"], endpoints: { webhook: "https://agent.example/hook" } },
+      body: {
+        name: "Registrar",
+        capabilities: ["coding", "research"],
+        programmingLangs: ["typescript"],
+        endpoints: { webhook: "https://agent.example/hook" },
+      },
     });
     assert.equal(res.status, 201);
     const b = res.body;
@@ -36,7 +54,12 @@ describe("agents: registration", () => {
     const detail = await api("GET", `/api/agents/${reg.agentId}`);
     const uri: string = detail.body.ipfsHash;
     assert.match(uri, /^ipfs:\/\/b[a-z2-7]+$/);
-    const tokenUri = await publicClient.readContract({ address: deployments.contracts.AgentIdentity.address, abi: AgentIdentityAbi, functionName: "tokenURI", args: [BigInt(reg.agentId)] });
+    const tokenUri = await publicClient.readContract({
+      address: deployments.contracts.AgentIdentity.address,
+      abi: AgentIdentityAbi,
+      functionName: "tokenURI",
+      args: [BigInt(reg.agentId)],
+    });
     assert.equal(tokenUri, uri);
     const res = await fetch(`${stack.apiUrl}/ipfs/${uri.slice(7)}`);
     const bytes = new Uint8Array(await res.arrayBuffer());
@@ -44,7 +67,9 @@ describe("agents: registration", () => {
     const file = JSON.parse(new TextDecoder().decode(bytes));
     assert.equal(file.type, "https://eips.ethereum.org/EIPS/eip-8004#registration-v1");
     assert.equal(file.name, "Cid Check");
-    assert.deepEqual(file.registrations, [{ agentId: reg.agentId, agentRegistry: `eip155:84532:${deployments.contracts.AgentIdentity.address}` }]);
+    assert.deepEqual(file.registrations, [
+      { agentId: reg.agentId, agentRegistry: `eip155:84532:${deployments.contracts.AgentIdentity.address}` },
+    ]);
     const card = await api("GET", `/api/agents/${reg.agentId}/agent-card.json`);
     assert.equal(card.status, 200);
     assert.equal(card.body.name, "Cid Check");
@@ -106,8 +131,12 @@ describe("agents: claim flow", () => {
     const again = await api("GET", `/api/agents/claim-info/${reg.claimCode}`);
     assert.equal(again.status, 400);
     assert.equal(again.body.error.code, "CLAIM_ALREADY_USED");
-    const sig = await owner.account.signMessage({ message: `I claim agent ${reg.agentId} to address ${owner.address}` });
-    const second = await api("POST", `/api/agents/${reg.agentId}/claim`, { body: { signature: sig, userAddress: owner.address, claimCode: reg.claimCode } });
+    const sig = await owner.account.signMessage({
+      message: `I claim agent ${reg.agentId} to address ${owner.address}`,
+    });
+    const second = await api("POST", `/api/agents/${reg.agentId}/claim`, {
+      body: { signature: sig, userAddress: owner.address, claimCode: reg.claimCode },
+    });
     assert.equal(second.status, 400);
     assert.equal(second.body.error.code, "CLAIM_ALREADY_USED");
     const detail = await api("GET", `/api/agents/${reg.agentId}`);
@@ -119,18 +148,28 @@ describe("agents: claim flow", () => {
     const b = await registerAgent();
     const user = newWallet();
     const forB = await user.account.signMessage({ message: `I claim agent ${b.agentId} to address ${user.address}` });
-    const replay = await api("POST", `/api/agents/${a.agentId}/claim`, { body: { signature: forB, userAddress: user.address, claimCode: a.claimCode } });
+    const replay = await api("POST", `/api/agents/${a.agentId}/claim`, {
+      body: { signature: forB, userAddress: user.address, claimCode: a.claimCode },
+    });
     assert.equal(replay.status, 401);
     assert.equal(replay.body.error.code, "INVALID_SIGNATURE");
     const stranger = newWallet();
-    const notTheSigner = await stranger.account.signMessage({ message: `I claim agent ${a.agentId} to address ${user.address}` });
-    const wrongSigner = await api("POST", `/api/agents/${a.agentId}/claim`, { body: { signature: notTheSigner, userAddress: user.address, claimCode: a.claimCode } });
+    const notTheSigner = await stranger.account.signMessage({
+      message: `I claim agent ${a.agentId} to address ${user.address}`,
+    });
+    const wrongSigner = await api("POST", `/api/agents/${a.agentId}/claim`, {
+      body: { signature: notTheSigner, userAddress: user.address, claimCode: a.claimCode },
+    });
     assert.equal(wrongSigner.status, 401);
     const good = await user.account.signMessage({ message: `I claim agent ${a.agentId} to address ${user.address}` });
-    const wrongCode = await api("POST", `/api/agents/${a.agentId}/claim`, { body: { signature: good, userAddress: user.address, claimCode: b.claimCode } });
+    const wrongCode = await api("POST", `/api/agents/${a.agentId}/claim`, {
+      body: { signature: good, userAddress: user.address, claimCode: b.claimCode },
+    });
     assert.equal(wrongCode.status, 404);
     assert.equal(wrongCode.body.error.code, "CLAIM_CODE_INVALID");
-    const missing = await api("POST", "/api/agents/999999/claim", { body: { signature: good, userAddress: user.address, claimCode: a.claimCode } });
+    const missing = await api("POST", "/api/agents/999999/claim", {
+      body: { signature: good, userAddress: user.address, claimCode: a.claimCode },
+    });
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.code, "AGENT_NOT_FOUND");
   });
@@ -138,10 +177,14 @@ describe("agents: claim flow", () => {
   it("20 parallel claims: exactly one gets the key", async () => {
     const reg = await registerAgent();
     const user = newWallet();
-    const signature = await user.account.signMessage({ message: `I claim agent ${reg.agentId} to address ${user.address}` });
+    const signature = await user.account.signMessage({
+      message: `I claim agent ${reg.agentId} to address ${user.address}`,
+    });
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        api("POST", `/api/agents/${reg.agentId}/claim`, { body: { signature, userAddress: user.address, claimCode: reg.claimCode } }),
+        api("POST", `/api/agents/${reg.agentId}/claim`, {
+          body: { signature, userAddress: user.address, claimCode: reg.claimCode },
+        }),
       ),
     );
     const winners = results.filter((r) => r.status === 200);
@@ -164,7 +207,18 @@ describe("agents: reads and profile updates", () => {
     assert.ok(list.body.pagination.total >= 2);
     assert.equal(list.body.pagination.totalPages, Math.ceil(list.body.pagination.total / 2));
     const item = list.body.agents[0];
-    for (const k of ["tokenId", "walletAddress", "ipfsHash", "claimed", "createdAt", "capabilities", "programmingLangs", "domains", "tools"]) assert.ok(k in item, k);
+    for (const k of [
+      "tokenId",
+      "walletAddress",
+      "ipfsHash",
+      "claimed",
+      "createdAt",
+      "capabilities",
+      "programmingLangs",
+      "domains",
+      "tools",
+    ])
+      assert.ok(k in item, k);
     assert.equal((await api("GET", "/api/agents?limit=101")).status, 400);
     const detail = await api("GET", `/api/agents/${reg.agentId}`);
     assert.equal(detail.status, 200);
@@ -185,11 +239,18 @@ describe("agents: reads and profile updates", () => {
     const reg = await registerAgent({ name: "Before" });
     const { owner } = await claimAgent(reg.agentId, reg.claimCode);
     const signed = await signedAction(owner.key, "update-profile", "agent", reg.agentId);
-    const res = await api("PATCH", `/api/agents/${reg.agentId}`, { body: { ...signed, name: "After", capabilities: ["writing"] } });
+    const res = await api("PATCH", `/api/agents/${reg.agentId}`, {
+      body: { ...signed, name: "After", capabilities: ["writing"] },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.name, "After");
     assert.deepEqual(res.body.capabilities, ["writing"]);
-    const tokenUri = await publicClient.readContract({ address: deployments.contracts.AgentIdentity.address, abi: AgentIdentityAbi, functionName: "tokenURI", args: [BigInt(reg.agentId)] });
+    const tokenUri = await publicClient.readContract({
+      address: deployments.contracts.AgentIdentity.address,
+      abi: AgentIdentityAbi,
+      functionName: "tokenURI",
+      args: [BigInt(reg.agentId)],
+    });
     assert.equal(tokenUri, res.body.ipfsHash);
     const replay = await api("PATCH", `/api/agents/${reg.agentId}`, { body: { ...signed, name: "Replayed" } });
     assert.equal(replay.status, 401);
@@ -208,8 +269,23 @@ describe("agents: reads and profile updates", () => {
     const wrongResource = await api("PATCH", `/api/agents/${reg.agentId}`, { body: { ...otherAgent, name: "Nope" } });
     assert.equal(wrongResource.status, 401);
     const nonce = (await api("GET", "/api/auth/nonce")).body.nonce;
-    const expiredMessage = buildActionMessage({ address: owner.address, action: "update-profile", kind: "agent", id: reg.agentId, nonce, apiUrl: stack.env.PUBLIC_URL!, now: new Date(Date.now() - 3600_000), ttlSeconds: 60 });
-    const expired = await api("PATCH", `/api/agents/${reg.agentId}`, { body: { message: expiredMessage, signature: await owner.account.signMessage({ message: expiredMessage }), name: "Late" } });
+    const expiredMessage = buildActionMessage({
+      address: owner.address,
+      action: "update-profile",
+      kind: "agent",
+      id: reg.agentId,
+      nonce,
+      apiUrl: stack.env.PUBLIC_URL!,
+      now: new Date(Date.now() - 3600_000),
+      ttlSeconds: 60,
+    });
+    const expired = await api("PATCH", `/api/agents/${reg.agentId}`, {
+      body: {
+        message: expiredMessage,
+        signature: await owner.account.signMessage({ message: expiredMessage }),
+        name: "Late",
+      },
+    });
     assert.equal(expired.status, 401);
     assert.match(expired.body.error.message, /expired/);
   });
@@ -221,23 +297,36 @@ describe("agents: stake, slash and the trust ladder", () => {
     const { agentKey } = await claimAgent(reg.agentId, reg.claimCode);
     await faucet(reg.walletAddress, 25_000_000n, 10n ** 17n);
     const txHash = await depositDirect(agentKey, reg.agentId, 25_000_000n);
-    const low = await api("POST", `/api/agents/${reg.agentId}/stake`, { body: { amount: "19999999", txHash, walletAddress: reg.walletAddress } });
+    const low = await api("POST", `/api/agents/${reg.agentId}/stake`, {
+      body: { amount: "19999999", txHash, walletAddress: reg.walletAddress },
+    });
     assert.equal(low.status, 400);
     assert.equal(low.body.error.code, "INSUFFICIENT_STAKE");
-    const mismatch = await api("POST", `/api/agents/${reg.agentId}/stake`, { body: { amount: "25000000", txHash, walletAddress: newWallet().address } });
+    const mismatch = await api("POST", `/api/agents/${reg.agentId}/stake`, {
+      body: { amount: "25000000", txHash, walletAddress: newWallet().address },
+    });
     assert.equal(mismatch.status, 403);
-    const ok = await api("POST", `/api/agents/${reg.agentId}/stake`, { body: { amount: "25000000", txHash, walletAddress: reg.walletAddress } });
+    const ok = await api("POST", `/api/agents/${reg.agentId}/stake`, {
+      body: { amount: "25000000", txHash, walletAddress: reg.walletAddress },
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.success, true);
     assert.equal(ok.body.status, "PROVISIONAL");
     assert.equal(ok.body.stakedAmount, "25000000");
     assert.ok(ok.body.stakedAt);
-    const reused = await api("POST", `/api/agents/${reg.agentId}/stake`, { body: { amount: "25000000", txHash, walletAddress: reg.walletAddress } });
+    const reused = await api("POST", `/api/agents/${reg.agentId}/stake`, {
+      body: { amount: "25000000", txHash, walletAddress: reg.walletAddress },
+    });
     assert.equal(reused.status, 400);
     assert.equal(reused.body.error.code, "TX_ALREADY_USED");
     const status = await api("GET", `/api/agents/${reg.agentId}/stake`);
     assert.deepEqual(
-      { isStaked: status.body.isStaked, canClaimRuns: status.body.canClaimRuns, minimumStake: status.body.minimumStake, slashHistory: status.body.slashHistory },
+      {
+        isStaked: status.body.isStaked,
+        canClaimRuns: status.body.canClaimRuns,
+        minimumStake: status.body.minimumStake,
+        slashHistory: status.body.slashHistory,
+      },
       { isStaked: true, canClaimRuns: true, minimumStake: "20000000", slashHistory: [] },
     );
   });
@@ -260,9 +349,14 @@ describe("agents: stake, slash and the trust ladder", () => {
 
   it("admin slash freezes, re-staking lifts it, three full slashes ban", async () => {
     const agent = await stakedAgent(40_000_000n);
-    const noAuth = await api("POST", `/api/agents/${agent.agentId}/slash`, { body: { reason: "test", percentage: 50 } });
+    const noAuth = await api("POST", `/api/agents/${agent.agentId}/slash`, {
+      body: { reason: "test", percentage: 50 },
+    });
     assert.equal(noAuth.status, 401);
-    const half = await api("POST", `/api/agents/${agent.agentId}/slash`, { headers: admin, body: { reason: "missed deadline", percentage: 50 } });
+    const half = await api("POST", `/api/agents/${agent.agentId}/slash`, {
+      headers: admin,
+      body: { reason: "missed deadline", percentage: 50 },
+    });
     assert.equal(half.status, 200, JSON.stringify(half.body));
     assert.equal(half.body.slashedAmount, "20000000");
     assert.equal(half.body.remainingStake, "20000000");
@@ -274,10 +368,14 @@ describe("agents: stake, slash and the trust ladder", () => {
     // Re-staking to the minimum lifts FROZEN.
     await faucet(agent.walletAddress, 20_000_000n);
     const tx = await depositDirect(agent.agentKey, agent.agentId, 20_000_000n);
-    const overstated = await api("POST", `/api/agents/${agent.agentId}/stake`, { body: { amount: "30000000", txHash: tx, walletAddress: agent.walletAddress } });
+    const overstated = await api("POST", `/api/agents/${agent.agentId}/stake`, {
+      body: { amount: "30000000", txHash: tx, walletAddress: agent.walletAddress },
+    });
     assert.equal(overstated.status, 400, "stated amount above the deposit is refused");
     assert.equal(overstated.body.error.code, "STAKE_AMOUNT_MISMATCH");
-    const restake = await api("POST", `/api/agents/${agent.agentId}/stake`, { body: { amount: "20000000", txHash: tx, walletAddress: agent.walletAddress } });
+    const restake = await api("POST", `/api/agents/${agent.agentId}/stake`, {
+      body: { amount: "20000000", txHash: tx, walletAddress: agent.walletAddress },
+    });
     assert.equal(restake.status, 200, JSON.stringify(restake.body));
     assert.equal(restake.body.status, "PROVISIONAL");
     assert.equal(restake.body.stakedAmount, "40000000");
@@ -286,20 +384,27 @@ describe("agents: stake, slash and the trust ladder", () => {
         await faucet(agent.walletAddress, 20_000_000n);
         await depositDirect(agent.agentKey, agent.agentId, 20_000_000n);
       }
-      const full = await api("POST", `/api/agents/${agent.agentId}/slash`, { headers: admin, body: { reason: `full ${i}`, percentage: 100 } });
+      const full = await api("POST", `/api/agents/${agent.agentId}/slash`, {
+        headers: admin,
+        body: { reason: `full ${i}`, percentage: 100 },
+      });
       assert.equal(full.status, 200, JSON.stringify(full.body));
       assert.equal(full.body.status, i < 2 ? "FROZEN" : "BANNED");
     }
     await faucet(agent.walletAddress, 20_000_000n);
     const tx2 = await depositDirect(agent.agentKey, agent.agentId, 20_000_000n);
-    const banned = await api("POST", `/api/agents/${agent.agentId}/stake`, { body: { amount: "20000000", txHash: tx2, walletAddress: agent.walletAddress } });
+    const banned = await api("POST", `/api/agents/${agent.agentId}/stake`, {
+      body: { amount: "20000000", txHash: tx2, walletAddress: agent.walletAddress },
+    });
     assert.equal(banned.status, 403);
     assert.equal(banned.body.error.code, "AGENT_BANNED");
   });
 
   it("reports are counted; bad reasons are 400", async () => {
     const reg = await registerAgent();
-    const r1 = await api("POST", `/api/agents/${reg.agentId}/report`, { body: { reason: "spam", details: "posts links" } });
+    const r1 = await api("POST", `/api/agents/${reg.agentId}/report`, {
+      body: { reason: "spam", details: "posts links" },
+    });
     assert.equal(r1.status, 201);
     assert.equal(r1.body.status, "PENDING");
     assert.equal(r1.body.reportCount, 1);

@@ -34,7 +34,10 @@ describe("foundation: the stack answers", () => {
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.code, "NOT_FOUND");
 
-    const malformed = await api("POST", "/api/dev/faucet", { rawBody: "{not json", headers: { "content-type": "application/json" } });
+    const malformed = await api("POST", "/api/dev/faucet", {
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.error.code, "VALIDATION_ERROR");
 
@@ -57,10 +60,15 @@ describe("foundation: the stack answers", () => {
   it("a token minted through the relayer appears in the indexed tables", async () => {
     const relayer = new RelayerClient(stack.relayerUrl, stack.secrets.relayerToken);
     const owner = "0x000000000000000000000000000000000000dEaD";
-    const result = await relayer.call("AgentIdentity", AgentIdentityAbi, "mint", [owner, "ipfs://bafkreifoundationtest"]);
+    const result = await relayer.call("AgentIdentity", AgentIdentityAbi, "mint", [
+      owner,
+      "ipfs://bafkreifoundationtest",
+    ]);
     assert.match(result.txHash, /^0x[0-9a-f]{64}$/);
     const row = await waitUntil("indexed agent", async () => {
-      const r = await db.query("select id::text, owner, metadata_uri from chain.agent where registered_tx = $1", [result.txHash]);
+      const r = await db.query("select id::text, owner, metadata_uri from chain.agent where registered_tx = $1", [
+        result.txHash,
+      ]);
       return r.rows[0];
     });
     assert.equal(row.owner.toLowerCase(), owner.toLowerCase());
@@ -70,12 +78,20 @@ describe("foundation: the stack answers", () => {
   it("the relayer refuses calls outside its allowlist and unauthenticated callers", async () => {
     const relayer = new RelayerClient(stack.relayerUrl, stack.secrets.relayerToken);
     await assert.rejects(
-      relayer.call("AgentIdentity", AgentIdentityAbi, "grantRole" as never, ["0x" + "00".repeat(32), deployments.treasury] as never),
+      relayer.call(
+        "AgentIdentity",
+        AgentIdentityAbi,
+        "grantRole" as never,
+        ["0x" + "00".repeat(32), deployments.treasury] as never,
+      ),
       (e: Error & { code?: string }) => e.code === "NOT_ALLOWED",
     );
     const anonymous = new RelayerClient(stack.relayerUrl, "wrong-token-wrong-token");
     await assert.rejects(
-      anonymous.call("AgentIdentity", AgentIdentityAbi, "mint", ["0x000000000000000000000000000000000000dEaD", "ipfs://x"]),
+      anonymous.call("AgentIdentity", AgentIdentityAbi, "mint", [
+        "0x000000000000000000000000000000000000dEaD",
+        "ipfs://x",
+      ]),
       (e: Error & { status?: number }) => e.status === 401,
     );
   });

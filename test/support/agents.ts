@@ -1,6 +1,7 @@
 // Steps an agent (or its human) takes, over real HTTP and real signatures.
-import { StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+
 import { buildActionMessage } from "@agenthub/api/client/signed-action";
+import { StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { type Address, createWalletClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { api, chain, deployments, newWallet, publicClient, stack } from "./stack.ts";
@@ -15,8 +16,12 @@ export async function registerAgent(profile: Record<string, unknown> = {}) {
 
 export async function claimAgent(agentId: number, claimCode: string) {
   const owner = newWallet();
-  const signature = await owner.account.signMessage({ message: `I claim agent ${agentId} to address ${owner.address}` });
-  const res = await api("POST", `/api/agents/${agentId}/claim`, { body: { signature, userAddress: owner.address, claimCode } });
+  const signature = await owner.account.signMessage({
+    message: `I claim agent ${agentId} to address ${owner.address}`,
+  });
+  const res = await api("POST", `/api/agents/${agentId}/claim`, {
+    body: { signature, userAddress: owner.address, claimCode },
+  });
   if (res.status !== 200) throw new Error(`claim failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { owner, agentKey: res.body.privateKey as Hex, body: res.body };
 }
@@ -28,16 +33,34 @@ export async function faucet(address: Address, usdc: bigint, eth = 0n) {
 
 export function walletFromKey(key: Hex) {
   const account = privateKeyToAccount(key);
-  return { account, address: account.address, wallet: createWalletClient({ account, chain, transport: http(stack.rpcUrl) }) };
+  return {
+    account,
+    address: account.address,
+    wallet: createWalletClient({ account, chain, transport: http(stack.rpcUrl) }),
+  };
 }
 
 /** Deposits directly into the vault from `key`'s wallet (needs ETH for gas); returns the tx hash. */
 export async function depositDirect(key: Hex, agentId: number, amount: bigint): Promise<Hex> {
   const { account, wallet } = walletFromKey(key);
   const vault = deployments.contracts.StakeVault.address;
-  const approve = await wallet.writeContract({ address: deployments.usdc.address, abi: TestUSDCAbi, functionName: "approve", args: [vault, amount], account, chain });
+  const approve = await wallet.writeContract({
+    address: deployments.usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "approve",
+    args: [vault, amount],
+    account,
+    chain,
+  });
   await publicClient.waitForTransactionReceipt({ hash: approve });
-  const hash = await wallet.writeContract({ address: vault, abi: StakeVaultAbi, functionName: "deposit", args: [BigInt(agentId), amount], account, chain });
+  const hash = await wallet.writeContract({
+    address: vault,
+    abi: StakeVaultAbi,
+    functionName: "deposit",
+    args: [BigInt(agentId), amount],
+    account,
+    chain,
+  });
   await publicClient.waitForTransactionReceipt({ hash });
   return hash;
 }
@@ -45,9 +68,19 @@ export async function depositDirect(key: Hex, agentId: number, amount: bigint): 
 /** EIP-2612 permit for `spender` signed by `key` (USDC domain name "USDC", version "2"). */
 export async function signPermit(key: Hex, spender: Address, value: bigint, deadline: bigint): Promise<Hex> {
   const { account } = walletFromKey(key);
-  const nonce = await publicClient.readContract({ address: deployments.usdc.address, abi: TestUSDCAbi, functionName: "nonces", args: [account.address] });
+  const nonce = await publicClient.readContract({
+    address: deployments.usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "nonces",
+    args: [account.address],
+  });
   return account.signTypedData({
-    domain: { name: deployments.usdc.name, version: deployments.usdc.version, chainId: chain.id, verifyingContract: deployments.usdc.address },
+    domain: {
+      name: deployments.usdc.name,
+      version: deployments.usdc.version,
+      chainId: chain.id,
+      verifyingContract: deployments.usdc.address,
+    },
     types: {
       Permit: [
         { name: "owner", type: "address" },
@@ -65,7 +98,14 @@ export async function signPermit(key: Hex, spender: Address, value: bigint, dead
 export async function signedAction(key: Hex, action: string, kind: string, id: string | number) {
   const { account } = walletFromKey(key);
   const nonce = (await api("GET", "/api/auth/nonce")).body.nonce as string;
-  const message = buildActionMessage({ address: account.address, action, kind, id, nonce, apiUrl: stack.env.PUBLIC_URL! });
+  const message = buildActionMessage({
+    address: account.address,
+    action,
+    kind,
+    id,
+    nonce,
+    apiUrl: stack.env.PUBLIC_URL!,
+  });
   return { message, signature: await account.signMessage({ message }) };
 }
 
@@ -75,7 +115,9 @@ export async function stakedAgent(amount = 20_000_000n) {
   const claim = await claimAgent(reg.agentId, reg.claimCode);
   await faucet(reg.walletAddress, amount, 10n ** 17n);
   const txHash = await depositDirect(claim.agentKey, reg.agentId, amount);
-  const res = await api("POST", `/api/agents/${reg.agentId}/stake`, { body: { amount: amount.toString(), txHash, walletAddress: reg.walletAddress } });
+  const res = await api("POST", `/api/agents/${reg.agentId}/stake`, {
+    body: { amount: amount.toString(), txHash, walletAddress: reg.walletAddress },
+  });
   if (res.status !== 200) throw new Error(`stake failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...reg, ...claim };
 }

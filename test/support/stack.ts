@@ -65,7 +65,11 @@ export function newWallet() {
   return { key: key as Hex, account, address: account.address, wallet };
 }
 
-export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await probe();

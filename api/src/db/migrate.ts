@@ -14,8 +14,12 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     await client.query(
       "create table if not exists api.migration (name text primary key, applied_at timestamptz not null default now())",
     );
-    const done = new Set((await client.query<{ name: string }>("select name from api.migration")).rows.map((r) => r.name));
-    for (const file of readdirSync(migrationsDir).filter((f) => f.endsWith(".sql")).sort()) {
+    const done = new Set(
+      (await client.query<{ name: string }>("select name from api.migration")).rows.map((r) => r.name),
+    );
+    for (const file of readdirSync(migrationsDir)
+      .filter((f) => f.endsWith(".sql"))
+      .sort()) {
       if (done.has(file)) continue;
       await client.query("begin");
       try {

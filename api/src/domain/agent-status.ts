@@ -30,7 +30,11 @@ export function deriveStatus(stake: StakeFacts | null, completions: number, now:
   const slashedSinceLastStake = stake.lastSlashSeq !== null && (stake.lastStakeSeq ?? 0n) < stake.lastSlashSeq;
   if (slashedSinceLastStake) return "FROZEN";
   if (active < MIN_STAKE) return stake.lastSlashSeq !== null && active > 0n ? "FROZEN" : "UNVERIFIED";
-  if (stake.stakedAt !== null && now - stake.stakedAt >= ESTABLISHED_AFTER_SECONDS && completions >= ESTABLISHED_COMPLETIONS) {
+  if (
+    stake.stakedAt !== null &&
+    now - stake.stakedAt >= ESTABLISHED_AFTER_SECONDS &&
+    completions >= ESTABLISHED_COMPLETIONS
+  ) {
     return "ESTABLISHED";
   }
   return "PROVISIONAL";

@@ -28,7 +28,11 @@ export class RateLimiter {
 
   async hit(key: string, limits: Limit[]): Promise<RateDecision> {
     const now = Math.floor(Date.now() / 1000);
-    const windows = limits.map((l) => ({ ...l, max: Math.ceil(l.max * this.multiplier), start: now - (now % l.windowSec) }));
+    const windows = limits.map((l) => ({
+      ...l,
+      max: Math.ceil(l.max * this.multiplier),
+      start: now - (now % l.windowSec),
+    }));
     const { rows } = await this.pool.query<{ count: number }>(
       `insert into api.rate_limit (key, window_start, count)
        select k, to_timestamp(s), 1 from unnest($1::text[], $2::bigint[]) as t(k, s)
@@ -42,7 +46,12 @@ export class RateLimiter {
     windows.forEach((w, i) => {
       const count = rows[i]?.count ?? 0;
       if (count > w.max) allowed = false;
-      const candidate = { allowed: true, limit: w.max, remaining: Math.max(0, w.max - count), reset: w.start + w.windowSec };
+      const candidate = {
+        allowed: true,
+        limit: w.max,
+        remaining: Math.max(0, w.max - count),
+        reset: w.start + w.windowSec,
+      };
       if (!decision || candidate.remaining < decision.remaining) decision = candidate;
     });
     return { ...decision!, allowed };

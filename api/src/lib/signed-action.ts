@@ -31,14 +31,16 @@ export async function verifySignedAction(
   expected: { action: string; kind: string; id: string | number },
 ): Promise<Address> {
   const fields = parseSiweMessage(input.message);
-  if (!fields.address || !fields.nonce || !fields.domain || !fields.chainId) throw invalid("not a Sign-In with Ethereum message");
+  if (!fields.address || !fields.nonce || !fields.domain || !fields.chainId)
+    throw invalid("not a Sign-In with Ethereum message");
   if (fields.chainId !== CHAIN_ID) throw invalid(`message is for chain ${fields.chainId}, expected ${CHAIN_ID}`);
   const publicUrl = new URL(deps.env.PUBLIC_URL);
   if (fields.domain !== publicUrl.host) throw invalid(`message domain ${fields.domain} is not ${publicUrl.host}`);
   const now = Date.now();
   if (!fields.expirationTime) throw invalid("message needs an expiration time");
   if (fields.expirationTime.getTime() <= now) throw invalid("message has expired");
-  if (fields.expirationTime.getTime() - now > MAX_MESSAGE_TTL_SECONDS * 1000) throw invalid("expiration more than 1 hour ahead");
+  if (fields.expirationTime.getTime() - now > MAX_MESSAGE_TTL_SECONDS * 1000)
+    throw invalid("expiration more than 1 hour ahead");
   if (fields.notBefore && fields.notBefore.getTime() > now) throw invalid("message not valid yet");
   const resource = actionResource(expected.action, expected.kind, expected.id);
   if (!fields.resources?.includes(resource)) throw invalid(`message does not authorise ${resource}`);

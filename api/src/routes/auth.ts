@@ -12,7 +12,13 @@ const route = createRoute({
       description: "Nonce",
       content: {
         "application/json": {
-          schema: z.object({ nonce: z.string(), expiresAt: z.string(), domain: z.string(), uri: z.string(), chainId: z.number() }),
+          schema: z.object({
+            nonce: z.string(),
+            expiresAt: z.string(),
+            domain: z.string(),
+            uri: z.string(),
+            chainId: z.number(),
+          }),
         },
       },
     },

@@ -64,6 +64,9 @@ load();
 
 export const claimPageRoutes = new Hono<AppEnv>().get("/claim/:claimCode", (c) => {
   c.header("cache-control", "no-store");
-  c.header("content-security-policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'");
+  c.header(
+    "content-security-policy",
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'",
+  );
   return c.html(page(c.req.param("claimCode").slice(0, 200)));
 });

@@ -19,7 +19,12 @@ const getConfig = createRoute({
   method: "get",
   path: "/api/config",
   tags: ["system"],
-  responses: { 200: { description: "Chain, contract addresses and payment domain", content: { "application/json": { schema: configSchema } } } },
+  responses: {
+    200: {
+      description: "Chain, contract addresses and payment domain",
+      content: { "application/json": { schema: configSchema } },
+    },
+  },
 });
 
 export const configRoutes = router().openapi(getConfig, (c) => {
@@ -31,7 +36,12 @@ export const configRoutes = router().openapi(getConfig, (c) => {
       usdc: deployments.usdc,
       treasury: deployments.treasury,
       platformRecipient: env.PLATFORM_RECIPIENT_ADDRESS,
-      paymentDomain: { name: "AgentHub x402", version: "1", chainId: deployments.chainId, verifyingContract: zeroAddress },
+      paymentDomain: {
+        name: "AgentHub x402",
+        version: "1",
+        chainId: deployments.chainId,
+        verifyingContract: zeroAddress,
+      },
       minimumStake: "20000000",
       platformFeeBps: 500,
     },

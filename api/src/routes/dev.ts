@@ -26,7 +26,11 @@ const faucet = createRoute({
   responses: {
     200: {
       description: "Funded",
-      content: { "application/json": { schema: z.object({ address: z.string(), usdcTx: z.string().optional(), ethTx: z.string().optional() }) } },
+      content: {
+        "application/json": {
+          schema: z.object({ address: z.string(), usdcTx: z.string().optional(), ethTx: z.string().optional() }),
+        },
+      },
     },
   },
 });
@@ -40,7 +44,10 @@ export const devRoutes = router().openapi(faucet, async (c) => {
   const usdc = BigInt(body.usdc);
   const eth = BigInt(body.eth);
   if (usdc > MAX_USDC || eth > MAX_ETH) {
-    return c.json({ error: { code: "VALIDATION_ERROR", message: "at most 1,000,000 USDC and 10 ETH per call" } }, 400) as never;
+    return c.json(
+      { error: { code: "VALIDATION_ERROR", message: "at most 1,000,000 USDC and 10 ETH per call" } },
+      400,
+    ) as never;
   }
   const out = await relayer.faucet(body.address as `0x${string}`, usdc, eth);
   return c.json({ address: body.address, ...out }, 200);

@@ -10,7 +10,12 @@ const health = createRoute({
       description: "Service health",
       content: {
         "application/json": {
-          schema: z.object({ status: z.enum(["ok", "degraded"]), database: z.boolean(), chain: z.boolean(), indexedBlock: z.string().nullable() }),
+          schema: z.object({
+            status: z.enum(["ok", "degraded"]),
+            database: z.boolean(),
+            chain: z.boolean(),
+            indexedBlock: z.string().nullable(),
+          }),
         },
       },
     },
@@ -20,12 +25,24 @@ const health = createRoute({
 export const healthRoutes = router().openapi(health, async (c) => {
   const { pool, chain, env } = c.get("deps");
   const [database, block, indexed] = await Promise.all([
-    pool.query("select 1").then(() => true, () => false),
-    chain.getBlockNumber().then((b) => b, () => null),
+    pool.query("select 1").then(
+      () => true,
+      () => false,
+    ),
+    chain.getBlockNumber().then(
+      (b) => b,
+      () => null,
+    ),
     pool
       .query<{ block: string }>(`select max(block_number)::text as block from ${env.INDEXER_SCHEMA}._ponder_checkpoint`)
-      .then((r) => r.rows[0]?.block ?? null, () => null),
+      .then(
+        (r) => r.rows[0]?.block ?? null,
+        () => null,
+      ),
   ]);
   const ok = database && block !== null;
-  return c.json({ status: ok ? ("ok" as const) : ("degraded" as const), database, chain: block !== null, indexedBlock: indexed }, 200);
+  return c.json(
+    { status: ok ? ("ok" as const) : ("degraded" as const), database, chain: block !== null, indexedBlock: indexed },
+    200,
+  );
 });

@@ -6,11 +6,13 @@ import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { hashClaimCode } from "./register.ts";
-import { address, agentIdParam, errorResponses, hexSignature, json, jsonBody } from "./schemas.ts";
+import { agentIdParam } from "./schemas.ts";
 
-export const claimMessage = (agentId: number, userAddress: string) => `I claim agent ${agentId} to address ${userAddress}`;
+export const claimMessage = (agentId: number, userAddress: string) =>
+  `I claim agent ${agentId} to address ${userAddress}`;
 
 interface WalletRow {
   wallet_address: string;
@@ -22,7 +24,12 @@ interface WalletRow {
   metadata_cid: string | null;
 }
 
-const claimInfo = z.object({ agentId: z.number(), walletAddress: z.string(), ipfsHash: z.string(), expiresAt: z.string() });
+const claimInfo = z.object({
+  agentId: z.number(),
+  walletAddress: z.string(),
+  ipfsHash: z.string(),
+  expiresAt: z.string(),
+});
 
 const infoRoute = createRoute({
   method: "get",
@@ -42,7 +49,9 @@ const claimRoute = createRoute({
     params: agentIdParam,
     body: jsonBody(
       z.object({
-        signature: hexSignature.openapi({ description: "EIP-191 signature of 'I claim agent {agentId} to address {userAddress}'" }),
+        signature: hexSignature.openapi({
+          description: "EIP-191 signature of 'I claim agent {agentId} to address {userAddress}'",
+        }),
         userAddress: address,
         claimCode: z.string().min(1).max(200),
       }),
@@ -50,7 +59,14 @@ const claimRoute = createRoute({
   },
   responses: {
     200: json(
-      z.object({ agentId: z.number(), privateKey: z.string(), walletAddress: z.string(), ownerAddress: z.string(), txHash: z.string(), message: z.string() }),
+      z.object({
+        agentId: z.number(),
+        privateKey: z.string(),
+        walletAddress: z.string(),
+        ownerAddress: z.string(),
+        txHash: z.string(),
+        message: z.string(),
+      }),
       "Claimed",
     ),
     ...errorResponses(400, 401, 404, 429),
@@ -68,7 +84,8 @@ async function walletByCode(deps: Deps, claimCode: string): Promise<WalletRow | 
 
 function assertClaimable(row: WalletRow) {
   if (row.claim_state !== null) throw new ApiError(400, "CLAIM_ALREADY_USED", "this agent has already been claimed");
-  if (row.claim_expires_at.getTime() < Date.now()) throw new ApiError(400, "CLAIM_CODE_EXPIRED", "the claim code has expired");
+  if (row.claim_expires_at.getTime() < Date.now())
+    throw new ApiError(400, "CLAIM_CODE_EXPIRED", "the claim code has expired");
   if (!row.encrypted_key) throw new ApiError(400, "KEY_UNAVAILABLE", "the agent's key is no longer available");
 }
 
@@ -95,7 +112,8 @@ export const claimRoutes = router()
     const exists = await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1`, [id]);
     if (!exists.rowCount) throw errors.agentNotFound(id);
     const row = await walletByCode(deps, body.claimCode);
-    if (!row || Number(row.agent_id) !== id) throw errors.notFound("CLAIM_CODE_INVALID", "claim code does not belong to this agent");
+    if (!row || Number(row.agent_id) !== id)
+      throw errors.notFound("CLAIM_CODE_INVALID", "claim code does not belong to this agent");
     assertClaimable(row);
 
     const userAddress = getAddress(body.userAddress);
@@ -107,7 +125,11 @@ export const claimRoutes = router()
         .verifyMessage({ address: userAddress, message: claimMessage(id, written), signature: body.signature as Hex })
         .catch(() => false);
     }
-    if (!signed) throw errors.unauthorized("INVALID_SIGNATURE", `signature is not ${userAddress}'s over "${claimMessage(id, userAddress)}"`);
+    if (!signed)
+      throw errors.unauthorized(
+        "INVALID_SIGNATURE",
+        `signature is not ${userAddress}'s over "${claimMessage(id, userAddress)}"`,
+      );
 
     // Exactly one request moves the row out of the open state; every other one sees it claimed.
     const won = await deps.pool.query<{ encrypted_key: Buffer }>(
@@ -129,7 +151,12 @@ export const claimRoutes = router()
           chainId: deps.deployments.chainId,
           verifyingContract: deps.deployments.contracts.AgentIdentity.address,
         },
-        types: { Claim: [{ name: "agentId", type: "uint256" }, { name: "to", type: "address" }] },
+        types: {
+          Claim: [
+            { name: "agentId", type: "uint256" },
+            { name: "to", type: "address" },
+          ],
+        },
         primaryType: "Claim",
         message: { agentId: BigInt(id), to: userAddress },
       });
@@ -143,7 +170,9 @@ export const claimRoutes = router()
       txHash = relayed.txHash;
     } catch (error) {
       // Nothing moved on chain: reopen the claim so the user can try again.
-      await deps.pool.query("update api.agent_wallet set claim_state = null, claimed_by = null where agent_id = $1", [id]);
+      await deps.pool.query("update api.agent_wallet set claim_state = null, claimed_by = null where agent_id = $1", [
+        id,
+      ]);
       throw error;
     }
     // The key is deleted before it is returned: it leaves the service exactly once.
@@ -155,7 +184,8 @@ export const claimRoutes = router()
     await waitForIndexer(
       `claim of agent ${id}`,
       async () =>
-        (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1 and claimed`, [id])).rows[0],
+        (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1 and claimed`, [id]))
+          .rows[0],
       deps.env.INDEXER_WAIT_MS,
     );
     return c.json(

@@ -11,7 +11,10 @@ export interface ProfileInput {
 }
 
 export function registrationFile(profile: ProfileInput, agentId: number, identityAddress: string, chainId: number) {
-  const endpoints = Object.fromEntries(Object.entries(profile.endpoints ?? {}).filter(([, v]) => v)) as Record<string, string>;
+  const endpoints = Object.fromEntries(Object.entries(profile.endpoints ?? {}).filter(([, v]) => v)) as Record<
+    string,
+    string
+  >;
   return {
     type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
     name: profile.name,

@@ -4,13 +4,14 @@ import { zeroAddress } from "viem";
 import { activeStake } from "../../domain/agent-status.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
+import { chainClock } from "../../lib/chain-time.ts";
 import { clientIp } from "../../lib/client-ip.ts";
 import { router } from "../../lib/openapi.ts";
 import { rateLimit } from "../../lib/rate-limit.ts";
+import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-import { chainClock } from "./read.ts";
 import { findAgent, slashHistory, statusOf } from "./repository.ts";
-import { agentIdParam, agentStatus, errorResponses, json, jsonBody, slashEntry } from "./schemas.ts";
+import { agentIdParam, agentStatus, slashEntry } from "./schemas.ts";
 
 export const REPORT_REASONS = ["SPAM", "FRAUD", "MALICIOUS", "IMPERSONATION", "NON_DELIVERY", "OTHER"] as const;
 
@@ -34,7 +35,13 @@ const reportRoute = createRoute({
   },
   responses: {
     201: json(
-      z.object({ reportId: z.number(), agentId: z.number(), status: z.literal("PENDING"), reportCount: z.number(), message: z.string() }),
+      z.object({
+        reportId: z.number(),
+        agentId: z.number(),
+        status: z.literal("PENDING"),
+        reportCount: z.number(),
+        message: z.string(),
+      }),
       "Report filed",
     ),
     ...errorResponses(400, 404, 429),
@@ -108,7 +115,12 @@ export const moderationRoutes = router()
     });
     if (onChain === 0n) throw new ApiError(400, "INSUFFICIENT_STAKE", "the agent has no stake to slash");
     const bps = Math.round(percentage * 100);
-    const relayed = await deps.relayer.call("StakeVault", StakeVaultAbi, "slash", [BigInt(id), BigInt(bps), zeroAddress, reason]);
+    const relayed = await deps.relayer.call("StakeVault", StakeVaultAbi, "slash", [
+      BigInt(id),
+      BigInt(bps),
+      zeroAddress,
+      reason,
+    ]);
     const slashed = await waitForIndexer(
       `slash ${relayed.txHash}`,
       async () =>

@@ -2,13 +2,14 @@ import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import { createRoute } from "@hono/zod-openapi";
 import { isAddressEqual } from "viem";
 import { errors } from "../../errors.ts";
+import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
+import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { registrationFile } from "./metadata.ts";
 import { findAgent, slashHistory } from "./repository.ts";
-import { chainClock } from "./read.ts";
-import { agentDetail, agentIdParam, errorResponses, json, jsonBody, updateBody } from "./schemas.ts";
+import { agentDetail, agentIdParam, updateBody } from "./schemas.ts";
 import { toDetail } from "./views.ts";
 
 const route = createRoute({
@@ -26,7 +27,11 @@ export const profileRoutes = router().openapi(route, async (c) => {
   const { message, signature, ...changes } = c.req.valid("json");
   const agent = await findAgent(deps, id);
   if (!agent) throw errors.agentNotFound(id);
-  const signer = await verifySignedAction(deps, { message, signature }, { action: "update-profile", kind: "agent", id });
+  const signer = await verifySignedAction(
+    deps,
+    { message, signature },
+    { action: "update-profile", kind: "agent", id },
+  );
   if (!isAddressEqual(signer, agent.owner as `0x${string}`)) {
     throw errors.forbidden("NOT_AGENT_OWNER", `only the identity token's owner ${agent.owner} may update this agent`);
   }
@@ -44,20 +49,41 @@ export const profileRoutes = router().openapi(route, async (c) => {
   const identity = deps.deployments.contracts.AgentIdentity.address;
   const stored = await deps.ipfs.putJson(registrationFile(next, id, identity, deps.deployments.chainId));
   if (`ipfs://${stored.cid}` !== agent.metadataUri) {
-    await deps.relayer.call("AgentIdentity", AgentIdentityAbi, "setTokenURI", [BigInt(id), stored.uri], `profile:${id}:${stored.cid}`);
+    await deps.relayer.call(
+      "AgentIdentity",
+      AgentIdentityAbi,
+      "setTokenURI",
+      [BigInt(id), stored.uri],
+      `profile:${id}:${stored.cid}`,
+    );
   }
   await deps.pool.query(
     `insert into api.agent_profile (agent_id, name, description, capabilities, programming_langs, domains, tools, endpoints, image, metadata_cid)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      on conflict (agent_id) do update set name = $2, description = $3, capabilities = $4, programming_langs = $5,
        domains = $6, tools = $7, endpoints = $8, image = $9, metadata_cid = $10, updated_at = now()`,
-    [id, next.name, next.description, next.capabilities, next.programmingLangs, next.domains, next.tools, JSON.stringify(next.endpoints), next.image ?? null, stored.cid],
+    [
+      id,
+      next.name,
+      next.description,
+      next.capabilities,
+      next.programmingLangs,
+      next.domains,
+      next.tools,
+      JSON.stringify(next.endpoints),
+      next.image ?? null,
+      stored.cid,
+    ],
   );
   await waitForIndexer(
     `profile of agent ${id}`,
     async () =>
-      (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1 and metadata_uri = $2`, [id, stored.uri]))
-        .rows[0],
+      (
+        await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1 and metadata_uri = $2`, [
+          id,
+          stored.uri,
+        ])
+      ).rows[0],
     deps.env.INDEXER_WAIT_MS,
   );
   const updated = (await findAgent(deps, id))!;

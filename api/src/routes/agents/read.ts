@@ -1,20 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errors } from "../../errors.ts";
-import { ChainClock } from "../../lib/chain-time.ts";
+import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
+import { errorResponses, json } from "../../lib/schemas.ts";
 import { findAgent, listAgents, slashHistory } from "./repository.ts";
-import { agentDetail, agentIdParam, agentListItem, errorResponses, json } from "./schemas.ts";
+import { agentDetail, agentIdParam, agentListItem } from "./schemas.ts";
 import { toDetail, toListItem } from "./views.ts";
-
-const clocks = new WeakMap<object, ChainClock>();
-export function chainClock(deps: { chain: ConstructorParameters<typeof ChainClock>[0] }): ChainClock {
-  let clock = clocks.get(deps);
-  if (!clock) {
-    clock = new ChainClock(deps.chain);
-    clocks.set(deps, clock);
-  }
-  return clock;
-}
 
 export const pagination = z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() });
 
@@ -83,9 +74,16 @@ export const readRoutes = router()
         capabilities: { streaming: false, pushNotifications: Boolean(agent.profile.endpoints.webhook) },
         defaultInputModes: ["application/json"],
         defaultOutputModes: ["application/json"],
-        skills: agent.profile.capabilities.map((cap) => ({ id: cap, name: cap, tags: [...agent.profile.domains, ...agent.profile.tools] })),
+        skills: agent.profile.capabilities.map((cap) => ({
+          id: cap,
+          name: cap,
+          tags: [...agent.profile.domains, ...agent.profile.tools],
+        })),
         registrations: [
-          { agentId: id, agentRegistry: `eip155:${deps.deployments.chainId}:${deps.deployments.contracts.AgentIdentity.address}` },
+          {
+            agentId: id,
+            agentRegistry: `eip155:${deps.deployments.chainId}:${deps.deployments.contracts.AgentIdentity.address}`,
+          },
         ],
         registrationFile: agent.metadataUri,
       },

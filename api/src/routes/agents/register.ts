@@ -1,24 +1,21 @@
 import { createHash, randomBytes } from "node:crypto";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
-import type { RelayLog } from "@agenthub/relayer/relayer";
 import { createRoute, z } from "@hono/zod-openapi";
-import { type Abi, type Log, parseEventLogs } from "viem";
+import type { Abi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { Deps } from "../../context.ts";
 import { clientIp } from "../../lib/client-ip.ts";
+import { eventArgs } from "../../lib/events.ts";
 import { router } from "../../lib/openapi.ts";
 import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { type ProfileInput, registrationFile } from "./metadata.ts";
-import { errorResponses, json, jsonBody, registerBody } from "./schemas.ts";
+import { registerBody } from "./schemas.ts";
 
 export const CLAIM_CODE_TTL_DAYS = 30;
 
 export const hashClaimCode = (code: string) => createHash("sha256").update(code).digest("hex");
-
-export function eventArgs<T>(abi: Abi, logs: RelayLog[], eventName: string): T[] {
-  return parseEventLogs({ abi, logs: logs as unknown as Log[], eventName }).map((l) => (l as unknown as { args: T }).args);
-}
 
 const registerResponse = z.object({
   agentId: z.number(),
@@ -50,7 +47,14 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: { i
   await deps.pool.query(
     `insert into api.agent_wallet (wallet_address, encrypted_key, claim_code_hash, claim_expires_at, registered_ip, org_id)
      values ($1, $2, $3, now() + make_interval(days => $4), $5, $6)`,
-    [wallet, deps.keys.encrypt(privateKey, wallet), hashClaimCode(claimCode), CLAIM_CODE_TTL_DAYS, opts.ip, opts.orgId ?? null],
+    [
+      wallet,
+      deps.keys.encrypt(privateKey, wallet),
+      hashClaimCode(claimCode),
+      CLAIM_CODE_TTL_DAYS,
+      opts.ip,
+      opts.orgId ?? null,
+    ],
   );
 
   const identity = deps.deployments.contracts.AgentIdentity.address;
@@ -63,13 +67,19 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: { i
     // Mints are serialised across API processes so the registration file can name the id the mint will get.
     await client.query("begin");
     await client.query("select pg_advisory_xact_lock(hashtext('agenthub.mint'))");
-    const predicted = Number(
-      await deps.chain.readContract({ address: identity, abi: AgentIdentityAbi, functionName: "totalAgents" }),
-    ) + 1;
+    const predicted =
+      Number(await deps.chain.readContract({ address: identity, abi: AgentIdentityAbi, functionName: "totalAgents" })) +
+      1;
     let stored = await deps.ipfs.putJson(registrationFile(profile, predicted, identity, chainId));
     let minted: Awaited<ReturnType<typeof deps.relayer.call>>;
     try {
-      minted = await deps.relayer.call("AgentIdentity", AgentIdentityAbi, "mint", [wallet, stored.uri], `register:${wallet}`);
+      minted = await deps.relayer.call(
+        "AgentIdentity",
+        AgentIdentityAbi,
+        "mint",
+        [wallet, stored.uri],
+        `register:${wallet}`,
+      );
     } catch (error) {
       await deps.pool.query("delete from api.agent_wallet where wallet_address = $1 and agent_id is null", [wallet]);
       throw error;
@@ -80,7 +90,13 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: { i
     if (agentId !== predicted) {
       // Someone minted outside this lock (e.g. another deployment's relayer): publish the file with the real id.
       stored = await deps.ipfs.putJson(registrationFile(profile, agentId, identity, chainId));
-      await deps.relayer.call("AgentIdentity", AgentIdentityAbi, "setTokenURI", [BigInt(agentId), stored.uri], `register-fix:${wallet}`);
+      await deps.relayer.call(
+        "AgentIdentity",
+        AgentIdentityAbi,
+        "setTokenURI",
+        [BigInt(agentId), stored.uri],
+        `register-fix:${wallet}`,
+      );
     }
     cid = stored.cid;
     await client.query("commit");
@@ -91,7 +107,11 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: { i
     client.release();
   }
 
-  await deps.pool.query("update api.agent_wallet set agent_id = $2, mint_tx = $3 where wallet_address = $1", [wallet, agentId, txHash]);
+  await deps.pool.query("update api.agent_wallet set agent_id = $2, mint_tx = $3 where wallet_address = $1", [
+    wallet,
+    agentId,
+    txHash,
+  ]);
   await deps.pool.query(
     `insert into api.agent_profile (agent_id, name, description, capabilities, programming_langs, domains, tools, endpoints, image, metadata_cid)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -110,7 +130,8 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: { i
   );
   await waitForIndexer(
     `agent ${agentId}`,
-    async () => (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1`, [agentId])).rows[0],
+    async () =>
+      (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1`, [agentId])).rows[0],
     deps.env.INDEXER_WAIT_MS,
   );
   return { agentId, wallet, claimCode, txHash };
@@ -119,7 +140,9 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: { i
 export const registerRoutes = router().openapi(route, async (c) => {
   const deps = c.get("deps");
   const body = c.req.valid("json");
-  const { agentId, wallet, claimCode, txHash } = await registerAgent(deps, body, { ip: clientIp(c, deps.env.TRUST_PROXY) });
+  const { agentId, wallet, claimCode, txHash } = await registerAgent(deps, body, {
+    ip: clientIp(c, deps.env.TRUST_PROXY),
+  });
   const claimURL = `${deps.env.PUBLIC_URL}/claim/${claimCode}`;
   return c.json(
     {

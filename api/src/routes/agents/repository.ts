@@ -158,7 +158,14 @@ export interface SlashEntry {
 }
 
 export async function slashHistory(deps: Deps, agentId: number): Promise<SlashEntry[]> {
-  const r = await deps.pool.query<{ amount: string; bps: number; reason: string; account: string; tx_hash: string; timestamp: string }>(
+  const r = await deps.pool.query<{
+    amount: string;
+    bps: number;
+    reason: string;
+    account: string;
+    tx_hash: string;
+    timestamp: string;
+  }>(
     `select amount::text, bps, reason, account, tx_hash, timestamp::text from ${deps.env.INDEXER_SCHEMA}.stake_event
       where agent_id = $1 and kind = 'SLASHED' order by block_number, id`,
     [agentId],

@@ -1,25 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { isAddress, isHex } from "viem";
-
-export const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === "http:" || u.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "must be an http(s) URL");
+import { address, hexSignature, httpUrl } from "../../lib/schemas.ts";
 
 const tag = z.string().trim().min(1).max(64);
-export const address = z.string().refine((v) => isAddress(v, { strict: false }), "must be a 0x address");
-export const hexSignature = z.string().refine((v) => isHex(v) && v.length >= 132, "must be a hex signature");
-export const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte transaction hash");
-export const baseUnits = z.string().regex(/^\d{1,30}$/, "must be an unsigned integer string in USDC base units");
 export const agentIdParam = z.object({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ param: { name: "id", in: "path" }, example: 1 }),
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
 });
 
 export const endpointsSchema = z
@@ -35,14 +24,22 @@ export const profileFields = {
   domains: z.array(tag).max(20).optional(),
   tools: z.array(tag).max(20).optional(),
   endpoints: endpointsSchema.optional(),
-  image: z.string().max(2048).regex(/^(ipfs|https):\/\//, "ipfs:// or https:// URI").optional(),
+  image: z
+    .string()
+    .max(2048)
+    .regex(/^(ipfs|https):\/\//, "ipfs:// or https:// URI")
+    .optional(),
 };
 
 export const registerBody = z.object(profileFields).strict();
 
 export const updateBody = z
   .object({
-    message: z.string().min(1).max(4000).openapi({ description: "EIP-4361 message with resource urn:agenthub:update-profile:agent:<id>" }),
+    message: z
+      .string()
+      .min(1)
+      .max(4000)
+      .openapi({ description: "EIP-4361 message with resource urn:agenthub:update-profile:agent:<id>" }),
     signature: hexSignature,
     name: profileFields.name.optional(),
     description: profileFields.description,
@@ -80,7 +77,12 @@ export const agentDetail = agentListItem.extend({
   stakedAt: z.string().nullable(),
   slashHistory: z.string().openapi({ description: "JSON array encoded as a string (spec)" }),
   reportCount: z.number(),
-  reputation: z.object({ score: z.number(), completions: z.number(), totalClaimed: z.number(), totalVolume: z.string() }),
+  reputation: z.object({
+    score: z.number(),
+    completions: z.number(),
+    totalClaimed: z.number(),
+    totalVolume: z.string(),
+  }),
 });
 
 export const slashEntry = z.object({
@@ -103,16 +105,3 @@ export const stakeStatus = z.object({
   minimumStake: z.string(),
   pendingWithdrawal: z.string(),
 });
-
-export const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) }).openapi("Error");
-
-export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
-export const errorResponses = (...codes: (400 | 401 | 402 | 403 | 404 | 409 | 429 | 503 | 504)[]) =>
-  Object.fromEntries(codes.map((code) => [code, json(errorSchema, "Error")]));

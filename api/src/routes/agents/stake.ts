@@ -4,12 +4,13 @@ import { getAddress, type Hex, hexToSignature, isAddressEqual, parseEventLogs } 
 import type { Deps } from "../../context.ts";
 import { activeStake, canClaimRuns, MIN_STAKE } from "../../domain/agent-status.ts";
 import { ApiError, errors } from "../../errors.ts";
+import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { address, baseUnits, errorResponses, hexSignature, json, jsonBody, txHash } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-import { chainClock } from "./read.ts";
 import { type AgentRecord, findAgent, isoFromSeconds, slashHistory, statusOf } from "./repository.ts";
-import { address, agentIdParam, agentStatus, baseUnits, errorResponses, hexSignature, json, jsonBody, stakeStatus, txHash } from "./schemas.ts";
+import { agentIdParam, agentStatus, stakeStatus } from "./schemas.ts";
 
 const stakeResult = z.object({
   success: z.boolean(),
@@ -75,12 +76,17 @@ async function recordStake(deps: Deps, agent: AgentRecord, hash: Hex, walletAddr
   const deposits = parseEventLogs({ abi: StakeVaultAbi, logs: receipt.logs, eventName: "Staked" }).filter(
     (log) => isAddressEqual(log.address, vault) && log.args.agentId === BigInt(agent.id),
   );
-  if (deposits.length === 0) throw new ApiError(400, "NOT_A_STAKE", `transaction ${hash} holds no deposit for agent ${agent.id}`);
+  if (deposits.length === 0)
+    throw new ApiError(400, "NOT_A_STAKE", `transaction ${hash} holds no deposit for agent ${agent.id}`);
   const mine = deposits.filter((d) => isAddressEqual(d.args.from, walletAddress as Hex));
   if (mine.length === 0) throw errors.forbidden("WALLET_MISMATCH", "the deposit was not made from walletAddress");
   const deposited = mine.reduce((sum, d) => sum + d.args.amount, 0n);
   if (deposited < amount) {
-    throw new ApiError(400, "STAKE_AMOUNT_MISMATCH", `transaction deposited ${deposited}, less than the stated ${amount}`);
+    throw new ApiError(
+      400,
+      "STAKE_AMOUNT_MISMATCH",
+      `transaction deposited ${deposited}, less than the stated ${amount}`,
+    );
   }
   const inserted = await deps.pool.query(
     `insert into api.stake_record (tx_hash, agent_id, wallet_address, amount) values ($1, $2, $3, $4) on conflict do nothing`,
@@ -90,7 +96,11 @@ async function recordStake(deps: Deps, agent: AgentRecord, hash: Hex, walletAddr
   await waitForIndexer(
     `stake ${hash}`,
     async () =>
-      (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.stake_event where tx_hash = $1`, [hash.toLowerCase()])).rows[0],
+      (
+        await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.stake_event where tx_hash = $1`, [
+          hash.toLowerCase(),
+        ])
+      ).rows[0],
     deps.env.INDEXER_WAIT_MS,
   );
 }
@@ -141,7 +151,15 @@ export const stakeRoutes = router()
       "StakeVault",
       StakeVaultAbi,
       "depositWithPermit",
-      [BigInt(id), getAddress(body.walletAddress), amount, BigInt(body.deadline), Number(v ?? BigInt(27 + (yParity ?? 0))), r, s],
+      [
+        BigInt(id),
+        getAddress(body.walletAddress),
+        amount,
+        BigInt(body.deadline),
+        Number(v ?? BigInt(27 + (yParity ?? 0))),
+        r,
+        s,
+      ],
       `stake-permit:${body.signature.toLowerCase()}`,
     );
     await recordStake(deps, agent, relayed.txHash, body.walletAddress, amount);

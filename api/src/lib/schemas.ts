@@ -1,0 +1,32 @@
+// Request/response building blocks shared by every feature router.
+import { z } from "@hono/zod-openapi";
+import { isAddress, isHex } from "viem";
+
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL");
+
+export const address = z.string().refine((v) => isAddress(v, { strict: false }), "must be a 0x address");
+export const hexSignature = z.string().refine((v) => isHex(v) && v.length >= 132, "must be a hex signature");
+export const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte transaction hash");
+export const baseUnits = z.string().regex(/^\d{1,30}$/, "must be an unsigned integer string in USDC base units");
+export const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) }).openapi("Error");
+
+export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+export const errorResponses = (...codes: (400 | 401 | 402 | 403 | 404 | 409 | 429 | 503 | 504)[]) =>
+  Object.fromEntries(codes.map((code) => [code, json(errorSchema, "Error")]));
