@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
+import {IStakeVault} from "./interfaces/IStakeVault.sol";
+import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
+
+/// @title AgentHub run escrow
+/// @notice Funds each run with its reward plus the platform fee and releases them on completion (reward to the
+/// agent's token owner, fee to the treasury), refunds them on cancel / reject / timeout, and slashes the
+/// agent's stake in the {IStakeVault} on a claim timeout or a lost dispute.
+/// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled`.
+/// Storage per run is three words, two of them written at creation: (poster, deadline, maxRevisions,
+/// revisions, state), (reward, agentId, claimedAt) and the deliverable hash. The fee is not stored: it is
+/// always `reward * FEE_BPS / 10_000`.
+contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
+    using SafeERC20 for IERC20;
+    using SafeCast for uint256;
+
+    /// @notice Submits poster and agent actions on their behalf after the API verified their signed requests.
+    bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
+    /// @notice Resolves disputes.
+    bytes32 public constant ARBITER_ROLE = keccak256("ARBITER_ROLE");
+
+    /// @inheritdoc IRunEscrow
+    uint256 public constant FEE_BPS = 500;
+    /// @inheritdoc IRunEscrow
+    uint64 public constant CLAIM_TIMEOUT = 7 days;
+
+    uint256 private constant _MAX_BPS = 10_000;
+
+    struct RunData {
+        // word 0
+        address poster;
+        uint64 deadline;
+        uint8 maxRevisions;
+        uint8 revisions;
+        RunState state;
+        // word 1
+        uint128 reward;
+        uint64 agentId;
+        uint64 claimedAt;
+        // word 2
+        bytes32 deliverableHash;
+    }
+
+    /// @notice The payment token (USDC).
+    IERC20 public immutable usdc;
+    /// @notice The stake vault checked on claims and slashed on timeouts and lost disputes.
+    IStakeVault public immutable vault;
+    /// @notice The agent identity registry: rewards go to the agent token's current owner.
+    IERC721 public immutable identity;
+    uint256 private immutable _minStake;
+
+    // One word: run count and total owed.
+    uint64 private _runCount;
+    uint192 private _totalOwed;
+    // One word: treasury and slash rate.
+    address private _treasury;
+    uint16 private _slashBps;
+
+    mapping(uint256 runId => RunData) private _runs;
+    mapping(uint256 runId => uint256 agentId) private _failedAgentOf;
+
+    constructor(
+        IERC20 usdc_,
+        IStakeVault vault_,
+        IERC721 identity_,
+        address admin,
+        address relayer,
+        address treasury_
+    ) {
+        if (
+            address(usdc_) == address(0) || address(vault_) == address(0) || address(identity_) == address(0)
+                || admin == address(0) || relayer == address(0) || treasury_ == address(0)
+        ) revert RunEscrowZeroAddress();
+        usdc = usdc_;
+        vault = vault_;
+        identity = identity_;
+        _minStake = vault_.MIN_STAKE();
+        _treasury = treasury_;
+        _slashBps = 5000;
+        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        _grantRole(ARBITER_ROLE, admin);
+        _grantRole(RELAYER_ROLE, relayer);
+        emit TreasuryUpdated(treasury_);
+        emit SlashBpsUpdated(5000);
+    }
+
+    // ---------------------------------------------------------------- poster: funding
+
+    /// @inheritdoc IRunEscrow
+    function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
+        external
+        nonReentrant
+        returns (uint256 runId)
+    {
+        _checkPoster(poster);
+        return _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+    }
+
+    /// @inheritdoc IRunEscrow
+    /// @dev A failing permit (e.g. already submitted by a front-runner) is ignored; the transfer then needs
+    /// the allowance to be in place.
+    function createRunWithPermit(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri,
+        uint256 permitDeadline,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external nonReentrant returns (uint256 runId) {
+        _checkPoster(poster);
+        try IERC20Permit(address(usdc)).permit(
+            poster, address(this), uint256(reward) + _fee(reward), permitDeadline, v, r, s
+        ) {} catch {}
+        return _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+    }
+
+    // ---------------------------------------------------------------- agent actions
+
+    /// @inheritdoc IRunEscrow
+    function claim(uint256 runId, uint256 agentId) external nonReentrant {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Open);
+        if (block.timestamp > run.deadline) revert RunEscrowDeadlinePassed(runId);
+        _checkAgent(agentId);
+        uint256 stake = vault.activeStakeOf(agentId);
+        if (stake < _minStake) revert RunEscrowInsufficientStake(agentId, stake);
+
+        run.state = RunState.Claimed;
+        run.agentId = agentId.toUint64();
+        run.claimedAt = uint64(block.timestamp);
+        emit RunClaimed(runId, agentId);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function start(uint256 runId) external nonReentrant {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Claimed);
+        uint256 agentId = run.agentId;
+        _checkAgent(agentId);
+
+        run.state = RunState.InProgress;
+        emit RunStarted(runId, agentId);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function submit(uint256 runId, bytes32 deliverableHash) external nonReentrant {
+        RunData storage run = _run(runId);
+        RunState state = run.state;
+        if (state != RunState.Claimed && state != RunState.InProgress && state != RunState.RevisionRequested) {
+            revert RunEscrowInvalidState(runId, state);
+        }
+        uint256 agentId = run.agentId;
+        _checkAgent(agentId);
+
+        run.state = RunState.Submitted;
+        run.deliverableHash = deliverableHash;
+        emit RunSubmitted(runId, agentId, deliverableHash);
+    }
+
+    // ---------------------------------------------------------------- poster actions
+
+    /// @inheritdoc IRunEscrow
+    function approve(uint256 runId) external nonReentrant {
+        RunData storage run = _run(runId);
+        _checkPoster(run.poster);
+        _requireState(runId, run.state, RunState.Submitted);
+        _complete(runId, run);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function requestRevision(uint256 runId) external nonReentrant {
+        RunData storage run = _run(runId);
+        _checkPoster(run.poster);
+        _requireState(runId, run.state, RunState.Submitted);
+        uint8 revisions = run.revisions;
+        if (revisions >= run.maxRevisions) revert RunEscrowRevisionsExhausted(runId);
+
+        unchecked {
+            ++revisions;
+        }
+        run.revisions = revisions;
+        run.state = RunState.RevisionRequested;
+        emit RevisionRequested(runId, run.agentId, revisions);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function reject(uint256 runId) external nonReentrant {
+        RunData storage run = _run(runId);
+        address poster = run.poster;
+        _checkPoster(poster);
+        _requireState(runId, run.state, RunState.Submitted);
+        if (run.revisions < run.maxRevisions) revert RunEscrowRevisionsRemaining(runId);
+
+        uint256 agentId = run.agentId;
+        run.state = RunState.Rejected;
+        _failedAgentOf[runId] = agentId;
+        uint256 amount = _release(run.reward);
+        emit RunRejected(runId, agentId);
+        usdc.safeTransfer(poster, amount);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function cancel(uint256 runId) external nonReentrant {
+        RunData storage run = _run(runId);
+        address poster = run.poster;
+        _checkPoster(poster);
+        _requireState(runId, run.state, RunState.Open);
+
+        run.state = RunState.Cancelled;
+        uint256 amount = _release(run.reward);
+        emit RunCancelled(runId);
+        usdc.safeTransfer(poster, amount);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function timeoutSlash(uint256 runId) external nonReentrant {
+        RunData storage run = _run(runId);
+        address poster = run.poster;
+        _checkPoster(poster);
+        RunState state = run.state;
+        if (state != RunState.Claimed && state != RunState.InProgress) revert RunEscrowInvalidState(runId, state);
+        uint64 availableAt = run.claimedAt + CLAIM_TIMEOUT;
+        if (block.timestamp < availableAt) revert RunEscrowTimeoutNotReached(runId, availableAt);
+
+        uint256 agentId = run.agentId;
+        run.state = RunState.TimedOut;
+        _failedAgentOf[runId] = agentId;
+        uint256 amount = _release(run.reward);
+        usdc.safeTransfer(poster, amount);
+        uint256 slashed = vault.slash(agentId, _slashBps, poster, "claim timeout");
+        emit RunTimedOut(runId, agentId, slashed);
+    }
+
+    // ---------------------------------------------------------------- disputes
+
+    /// @inheritdoc IRunEscrow
+    /// @dev `by` in {RunDisputed} is the caller: the poster, the agent's owner or the relayer.
+    function dispute(uint256 runId) external nonReentrant {
+        RunData storage run = _run(runId);
+        RunState state = run.state;
+        if (state != RunState.Submitted && state != RunState.RevisionRequested) {
+            revert RunEscrowInvalidState(runId, state);
+        }
+        uint256 agentId = run.agentId;
+        address caller = _msgSender();
+        if (caller != run.poster && !hasRole(RELAYER_ROLE, caller) && caller != identity.ownerOf(agentId)) {
+            revert RunEscrowUnauthorized(caller);
+        }
+
+        run.state = RunState.Disputed;
+        emit RunDisputed(runId, agentId, caller);
+    }
+
+    /// @inheritdoc IRunEscrow
+    /// @dev For the agent: completed and paid as {approve} (emits {DisputeResolved} then {RunCompleted}).
+    /// For the poster: `slashBps` of the agent's stake goes to the poster, the agent is recorded as failed and
+    /// the run reopens (agent, claim time, revisions and deliverable cleared; deadline unchanged).
+    function resolve(uint256 runId, bool forAgent) external nonReentrant {
+        if (!hasRole(ARBITER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Disputed);
+        uint256 agentId = run.agentId;
+
+        if (forAgent) {
+            emit DisputeResolved(runId, agentId, true, 0);
+            _complete(runId, run);
+        } else {
+            address poster = run.poster;
+            run.state = RunState.Open;
+            run.revisions = 0;
+            run.agentId = 0;
+            run.claimedAt = 0;
+            run.deliverableHash = bytes32(0);
+            _failedAgentOf[runId] = agentId;
+            uint256 slashed = vault.slash(agentId, _slashBps, poster, "dispute lost");
+            emit DisputeResolved(runId, agentId, false, slashed);
+        }
+    }
+
+    // ---------------------------------------------------------------- admin
+
+    /// @notice Sets the fee recipient. Admin only.
+    function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (newTreasury == address(0)) revert RunEscrowZeroAddress();
+        _treasury = newTreasury;
+        emit TreasuryUpdated(newTreasury);
+    }
+
+    /// @notice Sets the share of the agent's stake slashed on timeouts and lost disputes (1..10000). Admin only.
+    function setSlashBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps == 0 || bps > _MAX_BPS) revert RunEscrowInvalidBps(bps);
+        _slashBps = uint16(bps);
+        emit SlashBpsUpdated(bps);
+    }
+
+    // ---------------------------------------------------------------- views
+
+    /// @inheritdoc IRunEscrow
+    function getRun(uint256 runId) external view returns (Run memory) {
+        RunData storage run = _runs[runId];
+        uint256 reward = run.reward;
+        return Run({
+            poster: run.poster,
+            deadline: run.deadline,
+            maxRevisions: run.maxRevisions,
+            revisions: run.revisions,
+            state: run.state,
+            reward: uint128(reward),
+            fee: uint128(_fee(reward)),
+            agentId: run.agentId,
+            claimedAt: run.claimedAt,
+            deliverableHash: run.deliverableHash
+        });
+    }
+
+    /// @inheritdoc IRunEscrow
+    function failedAgentOf(uint256 runId) external view returns (uint256) {
+        return _failedAgentOf[runId];
+    }
+
+    /// @inheritdoc IRunEscrow
+    function totalOwed() external view returns (uint256) {
+        return _totalOwed;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function runCount() external view returns (uint256) {
+        return _runCount;
+    }
+
+    /// @notice The fee recipient.
+    function treasury() external view returns (address) {
+        return _treasury;
+    }
+
+    /// @notice Basis points of the agent's stake slashed on a claim timeout or a lost dispute.
+    function slashBps() external view returns (uint256) {
+        return _slashBps;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    function _createRun(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri
+    ) private returns (uint256 runId) {
+        if (poster == address(0)) revert RunEscrowZeroAddress();
+        if (reward == 0) revert RunEscrowZeroReward();
+        uint64 newCount = _runCount + 1;
+        runId = newCount;
+        if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
+        uint256 fee = _fee(reward);
+        uint256 amount = uint256(reward) + fee;
+
+        uint192 owed = (uint256(_totalOwed) + amount).toUint192();
+        RunData storage run = _runs[runId];
+        // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is
+        // (poster, deadline, maxRevisions, revisions = 0, state = Open), word 1 is (reward, agentId = 0,
+        // claimedAt = 0); the layout follows the declaration order of {RunData} and the ledger variables.
+        uint256 word0 = uint256(uint160(poster)) | (uint256(deadline) << 160) | (uint256(maxRevisions) << 224)
+            | (uint256(uint8(RunState.Open)) << 240);
+        assembly ("memory-safe") {
+            sstore(_runCount.slot, or(shl(mul(8, _runCount.offset), newCount), shl(mul(8, _totalOwed.offset), owed)))
+            sstore(run.slot, word0)
+            sstore(add(run.slot, 1), reward)
+        }
+
+        emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(poster, address(this), amount);
+    }
+
+    /// @dev Marks the run completed and pays the reward to the agent's owner and the fee to the treasury.
+    function _complete(uint256 runId, RunData storage run) private {
+        uint256 agentId = run.agentId;
+        uint256 reward = run.reward;
+        uint256 fee = _fee(reward);
+        address payee = identity.ownerOf(agentId);
+        address treasury_ = _treasury;
+
+        run.state = RunState.Completed;
+        _totalOwed -= uint192(reward + fee);
+        emit RunCompleted(runId, agentId, payee, reward, fee);
+        usdc.safeTransfer(payee, reward);
+        if (fee != 0) usdc.safeTransfer(treasury_, fee);
+    }
+
+    /// @dev Removes a run's reward + fee from the total owed; returns that amount.
+    function _release(uint256 reward) private returns (uint256 amount) {
+        amount = reward + _fee(reward);
+        _totalOwed -= uint192(amount);
+    }
+
+    function _fee(uint256 reward) private pure returns (uint256) {
+        return reward * FEE_BPS / _MAX_BPS;
+    }
+
+    function _run(uint256 runId) private view returns (RunData storage run) {
+        run = _runs[runId];
+        if (run.state == RunState.None) revert RunEscrowUnknownRun(runId);
+    }
+
+    function _requireState(uint256 runId, RunState state, RunState expected) private pure {
+        if (state != expected) revert RunEscrowInvalidState(runId, state);
+    }
+
+    /// @dev Poster actions: the poster itself or the relayer.
+    function _checkPoster(address poster) private view {
+        if (_msgSender() != poster && !hasRole(RELAYER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
+    }
+
+    /// @dev Agent actions: the relayer or the agent token's current owner.
+    function _checkAgent(uint256 agentId) private view {
+        if (!hasRole(RELAYER_ROLE, _msgSender()) && _msgSender() != identity.ownerOf(agentId)) {
+            revert RunEscrowUnauthorized(_msgSender());
+        }
+    }
+}

@@ -1,0 +1,807 @@
+/**
+ * Model-based fuzzing of RunEscrow + StakeVault.
+ *
+ * Each sequence starts from the same snapshot (3 staked-or-not agents, 2 funded posters) and applies 10..30 random
+ * actions: run lifecycle calls by the right actor, the relayer or a stranger; deposits, withdrawals, admin
+ * slashes, agent token transfers and time jumps. A TypeScript model predicts every outcome (success or the exact
+ * custom error); after every step the chain must match the model and the accounting invariants must hold:
+ *
+ *   usdc.balanceOf(escrow) == totalOwed() == sum over live runs of (reward + fee)
+ *   usdc.balanceOf(vault)  == totalStaked() == sum of stakeOf(agent)
+ *
+ * Reproduce a failure with the printed seed: FUZZ_SEED=<seed> pnpm hardhat test mocha test/contracts/escrow-invariants.test.ts
+ * Tune with FUZZ_SEQUENCES (default 300) and FUZZ_MAX_STEPS (default 30, at least 10 per sequence).
+ */
+import assert from "node:assert/strict";
+import { network } from "hardhat";
+import type { NetworkConnection } from "hardhat/types/network";
+import { describe, it } from "mocha";
+import { type Abi, type Address, decodeErrorResult, type Hex, maxUint256, zeroAddress, zeroHash } from "viem";
+import { bytes32, DAY, deployCore, feeOf, prng, wait } from "./fixtures.ts";
+
+const { networkHelpers } = await network.create();
+
+const SEQUENCES = Number(process.env.FUZZ_SEQUENCES ?? 300);
+const MAX_STEPS = Number(process.env.FUZZ_MAX_STEPS ?? 30);
+const BASE_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+const MIN_STAKE = 20_000_000n;
+const COOLDOWN = 14n * DAY;
+const TIMEOUT = 7n * DAY;
+const GAS = 3_000_000n;
+
+enum S {
+  None = 0,
+  Open = 1,
+  Claimed = 2,
+  InProgress = 3,
+  Submitted = 4,
+  RevisionRequested = 5,
+  Disputed = 6,
+  Completed = 7,
+  Rejected = 8,
+  Cancelled = 9,
+  TimedOut = 10,
+}
+const LIVE = new Set([S.Open, S.Claimed, S.InProgress, S.Submitted, S.RevisionRequested, S.Disputed]);
+
+async function fuzzSetup(connection: NetworkConnection) {
+  const core = await deployCore(connection);
+  const { usdc, escrow, vault, identity, publicClient, wallets } = core;
+  const all = await connection.viem.getWalletClients();
+  const stranger = all[8];
+  if (!stranger) throw new Error("need 9 accounts");
+  const posters = [wallets.poster, wallets.poster2];
+  const owners = [wallets.agentOwner, wallets.agentOwner2, wallets.other];
+  const BIG = 10n ** 15n;
+  for (const p of posters) {
+    await wait(publicClient, usdc.write.mint([p.account.address, BIG]));
+    await wait(publicClient, usdc.write.approve([escrow.address, maxUint256], { account: p.account }));
+  }
+  for (const o of owners) {
+    await wait(publicClient, usdc.write.mint([o.account.address, BIG]));
+    await wait(publicClient, usdc.write.approve([vault.address, maxUint256], { account: o.account }));
+    await wait(
+      publicClient,
+      identity.write.mint([o.account.address, `ipfs://agent-${o.account.address}`], {
+        account: wallets.relayer.account,
+      }),
+    );
+  }
+  // Agents 1 and 2 start staked; agent 3 has nothing.
+  await wait(publicClient, vault.write.deposit([1n, 2n * MIN_STAKE], { account: owners[0]!.account }));
+  await wait(publicClient, vault.write.deposit([2n, MIN_STAKE], { account: owners[1]!.account }));
+  return { ...core, stranger, posters, owners };
+}
+
+type Fx = Awaited<ReturnType<typeof fuzzSetup>>;
+type Wallet = Fx["stranger"];
+
+type RunM = {
+  poster: Address;
+  reward: bigint;
+  fee: bigint;
+  deadline: bigint;
+  maxRevisions: number;
+  revisions: number;
+  state: S;
+  agentId: bigint;
+  claimedAt: bigint;
+  deliverableHash: Hex;
+  failedAgent: bigint;
+};
+type AgentM = { owner: Address; stake: bigint; pending: bigint; availableAt: bigint };
+
+const lc = (a: Address) => a.toLowerCase() as Address;
+
+class Model {
+  now = 0n;
+  runs: RunM[] = []; // index = runId - 1
+  agents = new Map<bigint, AgentM>();
+  balances = new Map<Address, bigint>();
+  slashBps = 5000n;
+  constructor(
+    readonly escrow: Address,
+    readonly vault: Address,
+    readonly treasury: Address,
+    readonly relayer: Address,
+    readonly admin: Address,
+  ) {}
+  bal(a: Address) {
+    return this.balances.get(lc(a)) ?? 0n;
+  }
+  move(from: Address, to: Address, amount: bigint) {
+    this.balances.set(lc(from), this.bal(from) - amount);
+    this.balances.set(lc(to), this.bal(to) + amount);
+  }
+  run(id: bigint) {
+    return this.runs[Number(id) - 1];
+  }
+  owed() {
+    return this.runs.filter((r) => LIVE.has(r.state)).reduce((s, r) => s + r.reward + r.fee, 0n);
+  }
+  staked() {
+    return [...this.agents.values()].reduce((s, a) => s + a.stake, 0n);
+  }
+  slash(agentId: bigint, bps: bigint, beneficiary: Address) {
+    const a = this.agents.get(agentId);
+    if (!a) throw new Error("unknown agent in model");
+    const amount = (a.stake * bps) / 10_000n;
+    a.stake -= amount;
+    if (a.pending > a.stake) {
+      a.pending = a.stake;
+      if (a.stake === 0n) a.availableAt = 0n;
+    }
+    this.move(this.vault, beneficiary === zeroAddress ? this.treasury : beneficiary, amount);
+    return amount;
+  }
+  payout(r: RunM) {
+    const owner = this.agents.get(r.agentId)?.owner;
+    if (!owner) throw new Error("unknown agent in model");
+    this.move(this.escrow, owner, r.reward);
+    this.move(this.escrow, this.treasury, r.fee);
+  }
+}
+
+/** Error name carried by a failed viem write (walks the cause chain for revert data). */
+function errorName(e: unknown, abi: Abi): string {
+  let cur = e as { data?: unknown; cause?: unknown; message?: string } | undefined;
+  let data: Hex | undefined;
+  while (cur) {
+    if (typeof cur.data === "string" && cur.data.startsWith("0x")) data = cur.data as Hex;
+    cur = cur.cause as typeof cur;
+  }
+  if (!data) return `no revert data: ${(e as Error).message?.split("\n")[0]}`;
+  try {
+    return decodeErrorResult({ abi, data }).errorName;
+  } catch {
+    return `undecoded ${data}`;
+  }
+}
+
+describe("escrow + vault invariants (model-based fuzz)", () => {
+  it(`${SEQUENCES} random action sequences keep chain == model and the accounting invariants`, async function () {
+    this.timeout(600_000);
+    console.log(`      fuzz seed: ${BASE_SEED} (FUZZ_SEED=${BASE_SEED} to reproduce), ${SEQUENCES} sequences`);
+    const stats = new Map<string, { ok: number; err: number }>();
+    let steps = 0;
+    for (let seq = 0; seq < SEQUENCES; seq++) {
+      const seed = BASE_SEED + seq;
+      const log: string[] = [];
+      try {
+        steps += await runSequence(seed, log, stats);
+      } catch (e) {
+        console.log(
+          `\n      FAILED sequence seed ${seed} (base ${BASE_SEED}, sequence ${seq}); actions:\n        ${log.join("\n        ")}`,
+        );
+        throw e;
+      }
+    }
+    const summary = [...stats.entries()]
+      .sort()
+      .map(([k, v]) => `${k} ${v.ok}/${v.err}`)
+      .join(", ");
+    console.log(`      ${steps} steps; action ok/expected-revert: ${summary}`);
+  });
+});
+
+async function runSequence(seed: number, log: string[], stats: Map<string, { ok: number; err: number }>) {
+  const fx = await networkHelpers.loadFixture(fuzzSetup);
+  const { escrow, vault, usdc, identity, publicClient, wallets, posters, owners, stranger } = fx;
+  const abi = [...escrow.abi, ...vault.abi, ...usdc.abi, ...identity.abi] as Abi;
+  const rnd = prng(seed);
+  const m = new Model(
+    escrow.address,
+    vault.address,
+    wallets.treasury.account.address,
+    wallets.relayer.account.address,
+    wallets.admin.account.address,
+  );
+  m.now = (await publicClient.getBlock()).timestamp;
+  const everyone = [...posters, ...owners, stranger, wallets.treasury, wallets.relayer, wallets.admin];
+  for (const w of everyone) m.balances.set(lc(w.account.address), await usdc.read.balanceOf([w.account.address]));
+  m.balances.set(lc(escrow.address), 0n);
+  m.balances.set(lc(vault.address), await usdc.read.balanceOf([vault.address]));
+  for (let i = 0; i < owners.length; i++) {
+    const id = BigInt(i + 1);
+    m.agents.set(id, {
+      owner: lc(owners[i]!.account.address),
+      stake: await vault.read.stakeOf([id]),
+      pending: 0n,
+      availableAt: 0n,
+    });
+  }
+  const walletOf = (a: Address) => everyone.find((w) => lc(w.account.address) === lc(a))!;
+
+  /** Sends a transaction at the next model timestamp and checks the predicted outcome. */
+  const exec = async (label: string, send: () => Promise<Hex>, expected: string | null) => {
+    m.now += 1n;
+    await networkHelpers.time.setNextBlockTimestamp(m.now);
+    let got: string | null = null;
+    try {
+      const hash = await send();
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== "success") got = "reverted";
+    } catch (e) {
+      got = errorName(e, abi);
+    }
+    log.push(`${label} -> ${got ?? "ok"}`);
+    assert.equal(got, expected, `${label}: expected ${expected ?? "success"}, got ${got ?? "success"}`);
+    const name = process.env.FUZZ_VERBOSE ? `${label.split("(")[0]}:${got ?? "ok"}` : label.split("(")[0]!;
+    const st = stats.get(name) ?? { ok: 0, err: 0 };
+    if (got === null) st.ok++;
+    else st.err++;
+    stats.set(name, st);
+    return got === null;
+  };
+
+  const isRelayer = (w: Wallet) => lc(w.account.address) === lc(m.relayer);
+  const posterSide = (r: RunM | null) =>
+    rnd.next() < 0.9 && r ? (rnd.next() < 0.5 ? walletOf(r.poster) : wallets.relayer) : rnd.pick([stranger, ...owners]);
+  const agentSide = (agentId: bigint) =>
+    rnd.next() < 0.9
+      ? rnd.next() < 0.5
+        ? walletOf(m.agents.get(agentId)!.owner)
+        : wallets.relayer
+      : rnd.pick([stranger, ...posters]);
+  const pickRun = (states: S[]): bigint => {
+    const candidates = m.runs.map((r, i) => ({ r, id: BigInt(i + 1) })).filter(({ r }) => states.includes(r.state));
+    const roll = rnd.next();
+    if (candidates.length > 0 && roll < 0.9) return rnd.pick(candidates).id;
+    if (m.runs.length > 0 && roll < 0.95) return BigInt(rnd.int(m.runs.length) + 1);
+    return BigInt(m.runs.length + 1 + rnd.int(2)) * (rnd.next() < 0.5 ? 1n : 0n); // unknown (or id 0)
+  };
+  /** Shared prefix checks: unknown run. */
+  const known = (id: bigint) => (id === 0n || id > BigInt(m.runs.length) ? null : m.run(id)!);
+
+  const has =
+    (...states: S[]) =>
+    () =>
+      m.runs.some((r) => states.includes(r.state));
+  const always = () => true;
+  const live = () => m.runs.filter((r) => LIVE.has(r.state)).length;
+  const actions: Array<[() => number, () => boolean, () => Promise<void>]> = [
+    // createRun
+    [
+      () => (live() < 2 ? 12 : 3),
+      always,
+      async () => {
+        const p = rnd.pick(posters);
+        const caller = rnd.next() < 0.9 ? (rnd.next() < 0.5 ? p : wallets.relayer) : stranger;
+        const roll = rnd.next();
+        const reward = roll < 0.05 ? 0n : roll < 0.2 ? rnd.bigint(1n, 19n) : rnd.bigint(1_000_000n, 100_000_000n);
+        const deadline = rnd.next() < 0.1 ? m.now - rnd.bigint(0n, 100n) : m.now + rnd.bigint(60n, 15n * DAY);
+        const maxRevisions = rnd.int(3);
+        const next = BigInt(m.runs.length + 1);
+        let expected: string | null = null;
+        if (lc(caller.account.address) !== lc(p.account.address) && !isRelayer(caller))
+          expected = "RunEscrowUnauthorized";
+        else if (reward === 0n) expected = "RunEscrowZeroReward";
+        else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
+        const ok = await exec(
+          `createRun(${next}, reward ${reward}, deadline +${deadline - m.now - 1n}s, maxRev ${maxRevisions}, by ${caller.account.address.slice(0, 6)})`,
+          () =>
+            escrow.write.createRun([p.account.address, reward, deadline, maxRevisions, "ipfs://run"], {
+              account: caller.account,
+              gas: GAS,
+            }),
+          expected,
+        );
+        if (ok) {
+          const fee = feeOf(reward);
+          m.runs.push({
+            poster: lc(p.account.address),
+            reward,
+            fee,
+            deadline,
+            maxRevisions,
+            revisions: 0,
+            state: S.Open,
+            agentId: 0n,
+            claimedAt: 0n,
+            deliverableHash: zeroHash,
+            failedAgent: 0n,
+          });
+          m.move(p.account.address, escrow.address, reward + fee);
+        }
+      },
+    ],
+    // cancel
+    [
+      () => 3,
+      has(S.Open),
+      async () => {
+        const id = pickRun([S.Open]);
+        const r = known(id);
+        const caller = posterSide(r);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (r.state !== S.Open) expected = "RunEscrowInvalidState";
+        if (
+          await exec(`cancel(${id})`, () => escrow.write.cancel([id], { account: caller.account, gas: GAS }), expected)
+        ) {
+          r!.state = S.Cancelled;
+          m.move(escrow.address, r!.poster, r!.reward + r!.fee);
+        }
+      },
+    ],
+    // claim
+    [
+      () => 14,
+      has(S.Open),
+      async () => {
+        const id = pickRun([S.Open]);
+        const r = known(id);
+        const staked = [...m.agents.entries()].filter(([, x]) => x.stake - x.pending >= MIN_STAKE).map(([id]) => id);
+        const agentId = staked.length > 0 && rnd.next() < 0.8 ? rnd.pick(staked) : BigInt(rnd.int(3) + 1);
+        const caller = agentSide(agentId);
+        const a = m.agents.get(agentId)!;
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (r.state !== S.Open) expected = "RunEscrowInvalidState";
+        else if (m.now + 1n > r.deadline) expected = "RunEscrowDeadlinePassed";
+        else if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "RunEscrowUnauthorized";
+        else if (a.stake - a.pending < MIN_STAKE) expected = "RunEscrowInsufficientStake";
+        if (
+          await exec(
+            `claim(${id}, agent ${agentId})`,
+            () => escrow.write.claim([id, agentId], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          r!.state = S.Claimed;
+          r!.agentId = agentId;
+          r!.claimedAt = m.now;
+        }
+      },
+    ],
+    // start
+    [
+      () => 5,
+      has(S.Claimed),
+      async () => {
+        const id = pickRun([S.Claimed]);
+        const r = known(id);
+        const caller = r && r.agentId !== 0n ? agentSide(r.agentId) : rnd.pick([stranger, wallets.relayer]);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (r.state !== S.Claimed) expected = "RunEscrowInvalidState";
+        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agents.get(r.agentId)!.owner)
+          expected = "RunEscrowUnauthorized";
+        if (await exec(`start(${id})`, () => escrow.write.start([id], { account: caller.account, gas: GAS }), expected))
+          r!.state = S.InProgress;
+      },
+    ],
+    // submit
+    [
+      () => 12,
+      has(S.Claimed, S.InProgress, S.RevisionRequested),
+      async () => {
+        const id = pickRun([S.Claimed, S.InProgress, S.RevisionRequested]);
+        const r = known(id);
+        const caller = r && r.agentId !== 0n ? agentSide(r.agentId) : rnd.pick([stranger, wallets.relayer]);
+        const hash = bytes32(`deliverable-${seed}-${m.now}`);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (![S.Claimed, S.InProgress, S.RevisionRequested].includes(r.state)) expected = "RunEscrowInvalidState";
+        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agents.get(r.agentId)!.owner)
+          expected = "RunEscrowUnauthorized";
+        if (
+          await exec(
+            `submit(${id})`,
+            () => escrow.write.submit([id, hash], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          r!.state = S.Submitted;
+          r!.deliverableHash = hash;
+        }
+      },
+    ],
+    // approve
+    [
+      () => 8,
+      has(S.Submitted),
+      async () => {
+        const id = pickRun([S.Submitted]);
+        const r = known(id);
+        const caller = posterSide(r);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
+        if (
+          await exec(
+            `approve(${id})`,
+            () => escrow.write.approve([id], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          r!.state = S.Completed;
+          m.payout(r!);
+        }
+      },
+    ],
+    // requestRevision
+    [
+      () => 6,
+      has(S.Submitted),
+      async () => {
+        const id = pickRun([S.Submitted]);
+        const r = known(id);
+        const caller = posterSide(r);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
+        else if (r.revisions >= r.maxRevisions) expected = "RunEscrowRevisionsExhausted";
+        if (
+          await exec(
+            `requestRevision(${id})`,
+            () => escrow.write.requestRevision([id], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          r!.state = S.RevisionRequested;
+          r!.revisions++;
+        }
+      },
+    ],
+    // reject
+    [
+      () => 5,
+      has(S.Submitted),
+      async () => {
+        const id = pickRun([S.Submitted]);
+        const r = known(id);
+        const caller = posterSide(r);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
+        else if (r.revisions < r.maxRevisions) expected = "RunEscrowRevisionsRemaining";
+        if (
+          await exec(`reject(${id})`, () => escrow.write.reject([id], { account: caller.account, gas: GAS }), expected)
+        ) {
+          r!.state = S.Rejected;
+          r!.failedAgent = r!.agentId;
+          m.move(escrow.address, r!.poster, r!.reward + r!.fee);
+        }
+      },
+    ],
+    // dispute
+    [
+      () => 6,
+      has(S.Submitted, S.RevisionRequested),
+      async () => {
+        const id = pickRun([S.Submitted, S.RevisionRequested]);
+        const r = known(id);
+        const caller = rnd.pick([
+          ...(r ? [walletOf(r.poster)] : []),
+          ...(r && r.agentId !== 0n ? [walletOf(m.agents.get(r.agentId)!.owner)] : []),
+          wallets.relayer,
+          stranger,
+        ]);
+        const addr = lc(caller.account.address);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (![S.Submitted, S.RevisionRequested].includes(r.state)) expected = "RunEscrowInvalidState";
+        else if (addr !== r.poster && !isRelayer(caller) && addr !== m.agents.get(r.agentId)!.owner)
+          expected = "RunEscrowUnauthorized";
+        if (
+          await exec(
+            `dispute(${id})`,
+            () => escrow.write.dispute([id], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          r!.state = S.Disputed;
+        }
+      },
+    ],
+    // resolve
+    [
+      () => 14,
+      has(S.Disputed),
+      async () => {
+        const id = pickRun([S.Disputed]);
+        const r = known(id);
+        const forAgent = rnd.next() < 0.5;
+        const caller = rnd.next() < 0.9 ? wallets.admin : rnd.pick([stranger, wallets.relayer]);
+        let expected: string | null = null;
+        if (lc(caller.account.address) !== lc(m.admin)) expected = "RunEscrowUnauthorized";
+        else if (!r) expected = "RunEscrowUnknownRun";
+        else if (r.state !== S.Disputed) expected = "RunEscrowInvalidState";
+        if (
+          await exec(
+            `resolve(${id}, forAgent ${forAgent})`,
+            () => escrow.write.resolve([id, forAgent], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          if (forAgent) {
+            r!.state = S.Completed;
+            m.payout(r!);
+          } else {
+            m.slash(r!.agentId, m.slashBps, r!.poster);
+            r!.failedAgent = r!.agentId;
+            Object.assign(r!, { state: S.Open, agentId: 0n, claimedAt: 0n, revisions: 0, deliverableHash: zeroHash });
+          }
+        }
+      },
+    ],
+    // timeoutSlash
+    [
+      () => 6,
+      has(S.Claimed, S.InProgress),
+      async () => {
+        const due = m.runs
+          .map((r, i) => ({ r, id: BigInt(i + 1) }))
+          .filter(({ r }) => [S.Claimed, S.InProgress].includes(r.state) && m.now + 1n >= r.claimedAt + TIMEOUT);
+        const id = due.length > 0 && rnd.next() < 0.7 ? rnd.pick(due).id : pickRun([S.Claimed, S.InProgress]);
+        const r = known(id);
+        const caller = posterSide(r);
+        let expected: string | null = null;
+        if (!r) expected = "RunEscrowUnknownRun";
+        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (![S.Claimed, S.InProgress].includes(r.state)) expected = "RunEscrowInvalidState";
+        else if (m.now + 1n < r.claimedAt + TIMEOUT) expected = "RunEscrowTimeoutNotReached";
+        if (
+          await exec(
+            `timeoutSlash(${id})`,
+            () => escrow.write.timeoutSlash([id], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          r!.state = S.TimedOut;
+          r!.failedAgent = r!.agentId;
+          m.move(escrow.address, r!.poster, r!.reward + r!.fee);
+          m.slash(r!.agentId, m.slashBps, r!.poster);
+        }
+      },
+    ],
+    // deposit (any owner may top up any agent; ids 1..4, 4 unknown)
+    [
+      () => 6,
+      always,
+      async () => {
+        const agentId = rnd.next() < 0.1 ? 4n : BigInt(rnd.int(3) + 1);
+        const from = rnd.pick(owners);
+        const amount =
+          rnd.next() < 0.08 ? 0n : rnd.pick([rnd.bigint(1n, 5_000_000n), rnd.bigint(10_000_000n, 40_000_000n)]);
+        let expected: string | null = null;
+        if (amount === 0n) expected = "StakeVaultZeroAmount";
+        else if (!m.agents.has(agentId)) expected = "StakeVaultUnknownAgent";
+        if (
+          await exec(
+            `deposit(agent ${agentId}, ${amount})`,
+            () => vault.write.deposit([agentId, amount], { account: from.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.agents.get(agentId)!.stake += amount;
+          m.move(from.account.address, vault.address, amount);
+        }
+      },
+    ],
+    // requestWithdrawal
+    [
+      () => 4,
+      always,
+      async () => {
+        const agentId = BigInt(rnd.int(3) + 1);
+        const a = m.agents.get(agentId)!;
+        const caller = agentSide(agentId);
+        const amount =
+          rnd.next() < 0.08 ? 0n : rnd.pick([a.stake, a.stake / 2n, a.stake + 1n, rnd.bigint(1n, MIN_STAKE)]);
+        let expected: string | null = null;
+        if (amount === 0n) expected = "StakeVaultZeroAmount";
+        else if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "StakeVaultUnauthorized";
+        else if (a.pending !== 0n) expected = "StakeVaultWithdrawalPending";
+        else if (amount > a.stake) expected = "StakeVaultInsufficientStake";
+        if (
+          await exec(
+            `requestWithdrawal(agent ${agentId}, ${amount})`,
+            () => vault.write.requestWithdrawal([agentId, amount], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          a.pending = amount;
+          a.availableAt = m.now + COOLDOWN;
+        }
+      },
+    ],
+    // withdraw
+    [
+      () => 5,
+      () => [...m.agents.values()].some((a) => a.pending > 0n),
+      async () => {
+        const pending = [...m.agents.entries()].filter(([, x]) => x.pending > 0n).map(([id]) => id);
+        const agentId = pending.length > 0 && rnd.next() < 0.8 ? rnd.pick(pending) : BigInt(rnd.int(3) + 1);
+        const a = m.agents.get(agentId)!;
+        const caller = agentSide(agentId);
+        let expected: string | null = null;
+        if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "StakeVaultUnauthorized";
+        else if (a.pending === 0n) expected = "StakeVaultNoWithdrawal";
+        else if (m.now + 1n < a.availableAt) expected = "StakeVaultCooldownActive";
+        if (
+          await exec(
+            `withdraw(agent ${agentId})`,
+            () => vault.write.withdraw([agentId], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.move(vault.address, a.owner, a.pending);
+          a.stake -= a.pending;
+          a.pending = 0n;
+          a.availableAt = 0n;
+        }
+      },
+    ],
+    // admin slash
+    [
+      () => 2,
+      always,
+      async () => {
+        const agentId = BigInt(rnd.int(3) + 1);
+        const bps = rnd.pick([0n, 1n, 2_500n, 10_000n, 10_001n, rnd.bigint(1n, 10_000n)]);
+        const beneficiary = rnd.pick([zeroAddress, posters[0]!.account.address]);
+        const caller = rnd.next() < 0.9 ? wallets.admin : stranger;
+        let expected: string | null = null;
+        if (lc(caller.account.address) !== lc(m.admin)) expected = "AccessControlUnauthorizedAccount";
+        else if (bps === 0n || bps > 10_000n) expected = "StakeVaultInvalidBps";
+        if (
+          await exec(
+            `slash(agent ${agentId}, ${bps})`,
+            () => vault.write.slash([agentId, bps, beneficiary, "fuzz"], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.slash(agentId, bps, beneficiary);
+        }
+      },
+    ],
+    // agent token changes hands (payouts and withdrawals follow the current owner)
+    [
+      () => 2,
+      always,
+      async () => {
+        const agentId = BigInt(rnd.int(3) + 1);
+        const a = m.agents.get(agentId)!;
+        const to = rnd.pick(owners);
+        if (
+          await exec(
+            `transferAgent(${agentId})`,
+            () =>
+              identity.write.transferFrom([a.owner, to.account.address, agentId], {
+                account: walletOf(a.owner).account,
+                gas: GAS,
+              }),
+            null,
+          )
+        ) {
+          a.owner = lc(to.account.address);
+        }
+      },
+    ],
+    // escrow slash rate
+    [
+      () => 1,
+      always,
+      async () => {
+        const bps = rnd.pick([0n, 1n, 5_000n, 10_000n, 10_001n]);
+        const expected = bps === 0n || bps > 10_000n ? "RunEscrowInvalidBps" : null;
+        if (
+          await exec(
+            `setSlashBps(${bps})`,
+            () => escrow.write.setSlashBps([bps], { account: wallets.admin.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.slashBps = bps;
+        }
+      },
+    ],
+    // time passes (more often while claims or withdrawals are waiting on a clock)
+    [
+      () => 4 + (has(S.Claimed, S.InProgress)() ? 3 : 0) + ([...m.agents.values()].some((a) => a.pending > 0n) ? 3 : 0),
+      always,
+      async () => {
+        const jump = rnd.pick([60n, 3600n, DAY, 3n * DAY, TIMEOUT, TIMEOUT + 1n, COOLDOWN, 20n * DAY]);
+        m.now += jump;
+        log.push(`time +${jump}s`);
+      },
+    ],
+  ];
+  const steps = 10 + rnd.int(Math.max(1, MAX_STEPS - 9));
+  for (let step = 0; step < steps; step++) {
+    // Mostly actions that have a run (or stake) in a fitting state; sometimes anything (mostly expected reverts).
+    const focused = rnd.next() < 0.9;
+    const pool = focused ? actions.filter(([, applicable]) => applicable()) : actions;
+    const weights = pool.map(([w]) => (focused ? w() : 1));
+    let roll = rnd.next() * weights.reduce((sum, w) => sum + w, 0);
+    for (const [i, [, , act]] of pool.entries()) {
+      roll -= weights[i]!;
+      if (roll < 0) {
+        await act();
+        break;
+      }
+    }
+    await checkInvariants(fx, m);
+  }
+  // Failure records are only read at the end of a sequence (they change only with the run states checked above).
+  for (let i = 0; i < m.runs.length; i++) {
+    assert.equal(await escrow.read.failedAgentOf([BigInt(i + 1)]), m.runs[i]!.failedAgent, `failedAgentOf(${i + 1})`);
+  }
+  return steps;
+}
+
+async function checkInvariants(fx: Fx, m: Model) {
+  const { escrow, vault, usdc } = fx;
+  const runIds = m.runs.map((_, i) => BigInt(i + 1));
+  const agentIds = [...m.agents.keys()];
+  const accounts = [...m.balances.keys()];
+  const [escrowBal, owed, count, vaultBal, staked, runs, stakes, pendings, balances] = await Promise.all([
+    usdc.read.balanceOf([escrow.address]),
+    escrow.read.totalOwed(),
+    escrow.read.runCount(),
+    usdc.read.balanceOf([vault.address]),
+    vault.read.totalStaked(),
+    Promise.all(runIds.map((id) => escrow.read.getRun([id]))),
+    Promise.all(agentIds.map((id) => vault.read.stakeOf([id]))),
+    Promise.all(agentIds.map((id) => vault.read.pendingWithdrawal([id]))),
+    Promise.all(accounts.map((a) => usdc.read.balanceOf([a]))),
+  ]);
+  // The accounting invariants, from chain data alone.
+  const liveSum = runs.filter((r) => LIVE.has(r.state)).reduce((s, r) => s + r.reward + r.fee, 0n);
+  assert.equal(escrowBal, owed, "usdc.balanceOf(escrow) == totalOwed()");
+  assert.equal(owed, liveSum, "totalOwed() == sum of live runs' reward + fee");
+  assert.equal(vaultBal, staked, "usdc.balanceOf(vault) == totalStaked()");
+  assert.equal(
+    staked,
+    stakes.reduce((s, x) => s + x, 0n),
+    "totalStaked() == sum of stakeOf",
+  );
+  // Chain == model.
+  assert.equal(count, BigInt(m.runs.length), "runCount");
+  assert.equal(owed, m.owed(), "model owed");
+  assert.equal(staked, m.staked(), "model staked");
+  runs.forEach((r, i) => {
+    const e = m.runs[i]!;
+    assert.deepEqual(
+      {
+        poster: r.poster.toLowerCase(),
+        reward: r.reward,
+        fee: r.fee,
+        deadline: r.deadline,
+        maxRevisions: r.maxRevisions,
+        revisions: r.revisions,
+        state: r.state,
+        agentId: r.agentId,
+        claimedAt: r.claimedAt,
+        deliverableHash: r.deliverableHash,
+      },
+      {
+        poster: e.poster,
+        reward: e.reward,
+        fee: e.fee,
+        deadline: e.deadline,
+        maxRevisions: e.maxRevisions,
+        revisions: e.revisions,
+        state: e.state,
+        agentId: e.agentId,
+        claimedAt: e.claimedAt,
+        deliverableHash: e.deliverableHash,
+      },
+      `run ${i + 1}`,
+    );
+  });
+  agentIds.forEach((id, i) => {
+    const a = m.agents.get(id)!;
+    assert.equal(stakes[i], a.stake, `stakeOf(${id})`);
+    assert.deepEqual(pendings[i], [a.pending, a.availableAt], `pendingWithdrawal(${id})`);
+    assert.ok(a.pending <= a.stake, "pending <= stake");
+  });
+  for (const [i, a] of accounts.entries()) assert.equal(balances[i], m.bal(a), `balance of ${a}`);
+}

@@ -1,0 +1,169 @@
+import type { NetworkConnection } from "hardhat/types/network";
+import { type Address, type Hex, keccak256, parseSignature, serializeSignature, toHex } from "viem";
+
+/** 20 USDC (6 decimals): the vault's MIN_STAKE. */
+export const MIN_STAKE = 20_000_000n;
+/** A realistic 66-character registration file URI (CIDv1 raw sha2-256, base32). */
+export const IPFS_URI = "ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy";
+export const CHAIN_ID = 84532;
+export const DAY = 24n * 60n * 60n;
+
+/** secp256k1 group order, used to build high-s twins of signatures. */
+export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * Deploys the core contract set (TestUSDC, AgentIdentity, StakeVault, RunEscrow) wired as the deploy script
+ * wires it: the escrow holds SLASHER_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere.
+ * Usable directly as a `networkHelpers.loadFixture` fixture.
+ */
+export async function deployCore(connection: NetworkConnection) {
+  const { viem } = connection;
+  const publicClient = await viem.getPublicClient();
+  const [admin, relayer, treasury, poster, agentOwner, other, poster2, agentOwner2] = await viem.getWalletClients();
+  if (!admin || !relayer || !treasury || !poster || !agentOwner || !other || !poster2 || !agentOwner2) {
+    throw new Error("need at least 8 accounts");
+  }
+
+  const usdc = await viem.deployContract("TestUSDC");
+  const identity = await viem.deployContract("AgentIdentity", [admin.account.address, relayer.account.address]);
+  const vault = await viem.deployContract("StakeVault", [
+    usdc.address,
+    identity.address,
+    admin.account.address,
+    treasury.account.address,
+  ]);
+  const escrow = await viem.deployContract("RunEscrow", [
+    usdc.address,
+    vault.address,
+    identity.address,
+    admin.account.address,
+    relayer.account.address,
+    treasury.account.address,
+  ]);
+
+  const roles = {
+    SLASHER: await vault.read.SLASHER_ROLE(),
+    VAULT_RELAYER: await vault.read.RELAYER_ROLE(),
+    IDENTITY_RELAYER: await identity.read.RELAYER_ROLE(),
+    ESCROW_RELAYER: await escrow.read.RELAYER_ROLE(),
+    ARBITER: await escrow.read.ARBITER_ROLE(),
+    ADMIN: await escrow.read.DEFAULT_ADMIN_ROLE(),
+  };
+  await wait(publicClient, vault.write.grantRole([roles.SLASHER, escrow.address], { account: admin.account }));
+  await wait(
+    publicClient,
+    vault.write.grantRole([roles.VAULT_RELAYER, relayer.account.address], { account: admin.account }),
+  );
+
+  return {
+    viem,
+    publicClient,
+    usdc,
+    identity,
+    vault,
+    escrow,
+    roles,
+    wallets: { admin, relayer, treasury, poster, agentOwner, other, poster2, agentOwner2 },
+  };
+}
+
+export type Core = Awaited<ReturnType<typeof deployCore>>;
+
+/** Waits for a transaction and returns its receipt (throws if it reverted). */
+export async function wait(
+  publicClient: { waitForTransactionReceipt: (args: { hash: Hex }) => Promise<{ status: string; gasUsed: bigint }> },
+  tx: Promise<Hex> | Hex,
+) {
+  const hash = await tx;
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+  return receipt;
+}
+
+/** Mints an agent identity (as the relayer) to `to`; returns its id. */
+export async function mintAgent(core: Core, to: Address, uri: string = IPFS_URI): Promise<bigint> {
+  const { identity, publicClient, wallets } = core;
+  await wait(publicClient, identity.write.mint([to, uri], { account: wallets.relayer.account }));
+  return identity.read.totalAgents();
+}
+
+/** Mints `amount` USDC to `owner` and stakes it into `agentId`. */
+export async function stakeAgent(core: Core, agentId: bigint, owner: Address, amount: bigint = MIN_STAKE) {
+  const { usdc, vault, publicClient } = core;
+  await wait(publicClient, usdc.write.mint([owner, amount], { account: owner }));
+  await wait(publicClient, usdc.write.approve([vault.address, amount], { account: owner }));
+  await wait(publicClient, vault.write.deposit([agentId, amount], { account: owner }));
+}
+
+/** reward * 5%. */
+export const feeOf = (reward: bigint) => (reward * 500n) / 10_000n;
+
+/** Mints reward + fee to `poster`, approves the escrow and creates a run; returns the run id. */
+export async function createFundedRun(
+  core: Core,
+  poster: Address,
+  reward: bigint,
+  opts: { deadline?: bigint; maxRevisions?: number; uri?: string } = {},
+): Promise<bigint> {
+  const { usdc, escrow, publicClient } = core;
+  const amount = reward + feeOf(reward);
+  const now = (await publicClient.getBlock()).timestamp;
+  await wait(publicClient, usdc.write.mint([poster, amount], { account: poster }));
+  await wait(publicClient, usdc.write.approve([escrow.address, amount], { account: poster }));
+  await wait(
+    publicClient,
+    escrow.write.createRun(
+      [poster, reward, opts.deadline ?? now + 30n * DAY, opts.maxRevisions ?? 1, opts.uri ?? IPFS_URI],
+      { account: poster },
+    ),
+  );
+  return escrow.read.runCount();
+}
+
+/** The high-s twin of a 65-byte ECDSA signature: same signer under ecrecover, rejected by OpenZeppelin ECDSA. */
+export function highSTwin(signature: Hex): Hex {
+  const { r, s, yParity } = parseSignature(signature);
+  const twinS = SECP256K1_N - BigInt(s);
+  return serializeSignature({ r, s: toHex(twinS, { size: 32 }), yParity: yParity === 0 ? 1 : 0 });
+}
+
+/**
+ * Raw `ecrecover` (the 0x01 precompile, which accepts high-s signatures) of a 65-byte signature: proves that a
+ * high-s twin really is a valid signature by the same key, so rejecting it is OpenZeppelin ECDSA's doing.
+ */
+export async function rawEcrecover(
+  publicClient: { call: (args: { to: Address; data: Hex }) => Promise<{ data?: Hex }> },
+  digest: Hex,
+  signature: Hex,
+): Promise<Address> {
+  const { r, s, v, yParity } = parseSignature(signature);
+  const vv = v ?? BigInt(yParity + 27);
+  const data = `0x${digest.slice(2)}${toHex(vv, { size: 32 }).slice(2)}${r.slice(2)}${s.slice(2)}` as Hex;
+  const { data: out } = await publicClient.call({ to: "0x0000000000000000000000000000000000000001", data });
+  return `0x${(out ?? "0x").slice(-40)}` as Address;
+}
+
+/** A deterministic 32-byte value from a label (nonces, hashes). */
+export const bytes32 = (label: string): Hex => keccak256(toHex(label));
+
+/** Small seeded PRNG (mulberry32) so fuzz failures reproduce from the printed seed. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => {
+      const x = xs[Math.floor(next() * xs.length)];
+      if (x === undefined) throw new Error("pick from empty list");
+      return x;
+    },
+    bigint: (lo: bigint, hi: bigint) => lo + BigInt(Math.floor(next() * Number(hi - lo + 1n))),
+  };
+}
