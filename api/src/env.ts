@@ -27,7 +27,6 @@ export const apiEnvSchema = z.object({
   KEY_ENCRYPTION_KEY: hexKey,
   PLATFORM_RECIPIENT_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
   IPFS_API_URL: z.string().url().optional(),
-  REDIS_URL: z.string().optional(),
   /** Multiplies every rate limit (local demos only; the API logs it at start). */
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
   /** How long a write waits for the indexer to reflect its transaction. */
