@@ -9,7 +9,7 @@ import {
   StakeVaultAbi,
   TestUSDCAbi,
 } from "@agenthub/common/generated/abis";
-import type { Abi } from "viem";
+import { type Abi, decodeFunctionData, type Hex } from "viem";
 
 export type RelayTarget = ContractName | "USDC";
 
@@ -53,3 +53,21 @@ export const allErrorsAbi: Abi = (() => {
   }
   return [...seen.values()];
 })();
+
+/** The function `data` calls on `target`, or why the relayer refuses it. */
+export function checkAllowed(
+  target: RelayTarget,
+  data: Hex,
+): { ok: true; functionName: string; abi: Abi } | { ok: false; reason: string } {
+  const abi = relayAbis[target];
+  const allowed = allowedFunctions[target];
+  if (!abi || !allowed) return { ok: false, reason: `unknown target ${target}` };
+  let functionName: string;
+  try {
+    functionName = decodeFunctionData({ abi, data }).functionName;
+  } catch {
+    return { ok: false, reason: `calldata does not match any ${target} function` };
+  }
+  if (!allowed.includes(functionName)) return { ok: false, reason: `${target}.${functionName} is not relayed` };
+  return { ok: true, functionName, abi };
+}

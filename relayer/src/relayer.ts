@@ -9,7 +9,6 @@ import {
   createPublicClient,
   createWalletClient,
   decodeErrorResult,
-  decodeFunctionData,
   type Hex,
   http,
   type PublicClient,
@@ -17,7 +16,7 @@ import {
   type WalletClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { allErrorsAbi, allowedFunctions, type RelayTarget, relayAbis } from "./allowlist.ts";
+import { allErrorsAbi, checkAllowed, type RelayTarget } from "./allowlist.ts";
 import type { TxRow, TxStore } from "./store.ts";
 
 export interface RelayRequest {
@@ -99,18 +98,9 @@ export class Relayer {
   }
 
   async submit(request: RelayRequest): Promise<RelayResult> {
-    const abi = relayAbis[request.target];
-    const allowed = allowedFunctions[request.target];
-    if (!abi || !allowed) throw new RelayError("NOT_ALLOWED", `unknown target ${request.target}`);
-    let functionName: string;
-    try {
-      functionName = decodeFunctionData({ abi, data: request.data }).functionName;
-    } catch {
-      throw new RelayError("NOT_ALLOWED", `calldata does not match any ${request.target} function`);
-    }
-    if (!allowed.includes(functionName)) {
-      throw new RelayError("NOT_ALLOWED", `${request.target}.${functionName} is not relayed`);
-    }
+    const check = checkAllowed(request.target, request.data);
+    if (!check.ok) throw new RelayError("NOT_ALLOWED", check.reason);
+    const { functionName, abi } = check;
     const { row, created } = await this.opts.store.begin(
       request.idempotencyKey,
       request.target,

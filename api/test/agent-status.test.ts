@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { deriveStatus, type StakeFacts } from "../src/domain/agent-status.ts";
+
+const DAY = 86_400n;
+const stake = (over: Partial<StakeFacts> = {}): StakeFacts => ({
+  amount: 20_000_000n,
+  pendingWithdrawal: 0n,
+  stakedAt: 1_000n,
+  lastStakeSeq: 10n,
+  lastSlashSeq: null,
+  fullSlashCount: 0,
+  ...over,
+});
+
+describe("trust ladder", () => {
+  it("UNVERIFIED without stake or below the minimum", () => {
+    assert.equal(deriveStatus(null, 0, 0n), "UNVERIFIED");
+    assert.equal(deriveStatus(stake({ amount: 19_999_999n }), 0, 2_000n), "UNVERIFIED");
+  });
+  it("PROVISIONAL at 20 USDC; a pending withdrawal counts against it", () => {
+    assert.equal(deriveStatus(stake(), 0, 2_000n), "PROVISIONAL");
+    assert.equal(deriveStatus(stake({ amount: 30_000_000n, pendingWithdrawal: 15_000_000n }), 0, 2_000n), "UNVERIFIED");
+  });
+  it("ESTABLISHED needs both 30 days and 5 completions", () => {
+    const at = 1_000n + 30n * DAY;
+    assert.equal(deriveStatus(stake(), 5, at), "ESTABLISHED");
+    assert.equal(deriveStatus(stake(), 4, at), "PROVISIONAL");
+    assert.equal(deriveStatus(stake(), 5, at - 1n), "PROVISIONAL");
+  });
+  it("FROZEN after a slash until a later deposit restores the minimum", () => {
+    assert.equal(deriveStatus(stake({ amount: 40_000_000n, lastSlashSeq: 11n }), 0, 2_000n), "FROZEN");
+    assert.equal(
+      deriveStatus(stake({ amount: 40_000_000n, lastSlashSeq: 11n, lastStakeSeq: 12n }), 0, 2_000n),
+      "PROVISIONAL",
+    );
+    assert.equal(
+      deriveStatus(stake({ amount: 5_000_000n, lastSlashSeq: 11n, lastStakeSeq: 12n }), 0, 2_000n),
+      "FROZEN",
+    );
+    assert.equal(deriveStatus(stake({ amount: 0n, lastSlashSeq: 11n }), 0, 2_000n), "FROZEN");
+  });
+  it("BANNED after three full slashes, whatever is staked", () => {
+    assert.equal(
+      deriveStatus(stake({ amount: 100_000_000n, fullSlashCount: 3, lastStakeSeq: 99n }), 9, 10n ** 9n),
+      "BANNED",
+    );
+    assert.equal(deriveStatus(stake({ fullSlashCount: 2, lastSlashSeq: 5n }), 0, 2_000n), "PROVISIONAL");
+  });
+});
