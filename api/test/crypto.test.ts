@@ -21,7 +21,7 @@ describe("key store (AES-256-GCM)", () => {
     const blob = store.encrypt(key, wallet);
     assert.throws(() => store.decrypt(blob, privateKeyToAccount(generatePrivateKey()).address));
     const tampered = Buffer.from(blob);
-    tampered[tampered.length - 1] ^= 1;
+    tampered.writeUInt8(tampered.readUInt8(tampered.length - 1) ^ 1, tampered.length - 1);
     assert.throws(() => store.decrypt(tampered, wallet));
     assert.throws(() => new KeyStore(`0x${randomBytes(32).toString("hex")}`).decrypt(blob, wallet));
     assert.throws(() => new KeyStore("0x1234"), /32 bytes/);
