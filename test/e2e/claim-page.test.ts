@@ -1,0 +1,63 @@
+// The claimURL page in a real headless Chromium, with an EIP-1193 wallet injected into the page.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
+import { type Browser, chromium } from "playwright-core";
+import { type Hex, hexToString, isHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { registerAgent } from "../support/agents.ts";
+import { db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+after(async () => {
+  await browser?.close();
+  await db.end();
+});
+
+describe("claim page", () => {
+  it("shows the agent, signs with the browser wallet, and shows the key once", async () => {
+    const reg = await registerAgent({ name: "Browser Claim" });
+    const user = newWallet();
+    const page = await browser.newPage();
+    await page.exposeFunction("__walletSign", async (message: string) =>
+      user.account.signMessage({ message: isHex(message) ? hexToString(message as Hex) : message }),
+    );
+    // A string, not a function: tsx's transpiled functions reference helpers that do not exist in the page.
+    await page.addInitScript(`
+      window.ethereum = {
+        isTestWallet: true,
+        request: async ({ method, params }) => {
+          if (method === "eth_requestAccounts" || method === "eth_accounts") return [${JSON.stringify(user.address)}];
+          if (method === "personal_sign") return window.__walletSign(params[0]);
+          throw new Error("unsupported " + method);
+        },
+      };`);
+
+    await page.goto(reg.claimURL);
+    await page.getByText(`Agent #${reg.agentId}`).waitFor();
+    assert.ok((await page.textContent("#info"))?.includes(reg.walletAddress));
+    await page.click("#claim");
+    const key = (await page.locator("#private-key").textContent({ timeout: 30_000 })) as Hex;
+    assert.equal(privateKeyToAccount(key).address, reg.walletAddress);
+    assert.match((await page.textContent("#result")) ?? "", /shown only once/);
+    const owner = await publicClient.readContract({
+      address: deployments.contracts.AgentIdentity.address,
+      abi: AgentIdentityAbi,
+      functionName: "ownerOf",
+      args: [BigInt(reg.agentId)],
+    });
+    assert.equal(owner, user.address);
+
+    // Reloading the link no longer offers the claim.
+    await page.reload();
+    await page.getByText("cannot be used").waitFor();
+    assert.equal(await page.isVisible("#claim"), false);
+    await page.close();
+  });
+});
