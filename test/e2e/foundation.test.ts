@@ -13,6 +13,7 @@ describe("foundation: the stack answers", () => {
     assert.equal(res.body.status, "ok");
     assert.equal(res.body.database, true);
     assert.equal(res.body.chain, true);
+    assert.match(res.body.indexedBlock, /^\d+$/, "indexer checkpoint visible through the views schema");
   });
 
   it("GET /api/config returns chain id, every address and the payment domain", async () => {

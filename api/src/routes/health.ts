@@ -34,7 +34,10 @@ export const healthRoutes = router().openapi(health, async (c) => {
       () => null,
     ),
     pool
-      .query<{ block: string }>(`select max(block_number)::text as block from ${env.INDEXER_SCHEMA}._ponder_checkpoint`)
+      // Ponder's checkpoint string is timestamp(10) | chain id(16) | block number(16) | ...
+      .query<{ block: string }>(
+        `select max(substring(latest_checkpoint from 27 for 16)::numeric)::text as block from ${env.INDEXER_SCHEMA}._ponder_checkpoint`,
+      )
       .then(
         (r) => r.rows[0]?.block ?? null,
         () => null,
