@@ -7,6 +7,7 @@ import type { ApiEnv } from "./env.ts";
 import type { IpfsStore } from "./lib/ipfs.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { RateLimiter } from "./lib/rate-limit.ts";
+import type { PaymentInfo } from "./payments/types.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */
 export interface Deps {
@@ -21,4 +22,5 @@ export interface Deps {
   ipfs: IpfsStore;
 }
 
-export type AppEnv = { Variables: { deps: Deps; requestId: string } };
+/** `payment` is set by requirePayment (api/src/payments) on paid routes. */
+export type AppEnv = { Variables: { deps: Deps; requestId: string; payment: PaymentInfo } };
