@@ -18,8 +18,10 @@ export function startProcess(
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
-    detached: false,
+    // Own process group: a terminal Ctrl-C reaches only the orchestrator, which stops services in order.
+    detached: true,
   });
+  let stopping = false;
   const forward = (stream: NodeJS.ReadableStream | null) => {
     let buffer = "";
     stream?.setEncoding("utf8");
@@ -29,7 +31,7 @@ export function startProcess(
       buffer = lines.pop() ?? "";
       for (const line of lines) {
         opts.onLine?.(line);
-        if (!opts.quiet && line.trim()) process.stdout.write(`[${name}] ${line}\n`);
+        if (!opts.quiet && !stopping && line.trim()) process.stdout.write(`[${name}] ${line}\n`);
       }
     });
   };
@@ -40,6 +42,7 @@ export function startProcess(
     name,
     child,
     async stop() {
+      stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 8000);
