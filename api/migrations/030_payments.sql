@@ -22,8 +22,8 @@ create table api.payment (
   lease_until timestamptz,
   tx_hash text,
   x402_version smallint,
-  -- x402: the signed authorization ({signature, authorization}) so a settlement can be reconciled or resumed.
-  authorization jsonb,
+  -- x402: the signed payload ({signature, authorization}) so a settlement can be reconciled or resumed.
+  payload jsonb,
   error text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),

@@ -185,7 +185,7 @@ export class PaymentGate {
       endpoint: calledPath,
       asset: offer.asset.address,
       x402Version: p.x402Version,
-      authorization: raw.payload,
+      payload: raw.payload,
     });
     if (claim.state === "used")
       throw new PaymentError(

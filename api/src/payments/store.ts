@@ -10,7 +10,7 @@ export interface PaymentRow {
   status: "PENDING" | "SETTLING" | "COMPLETED" | "FAILED";
   delivered: boolean;
   tx_hash: string | null;
-  authorization: unknown;
+  payload: unknown;
   x402_version: number | null;
   updated_at: Date;
 }
@@ -53,11 +53,11 @@ export class PaymentStore {
    * request in flight.
    */
   async claimX402(
-    p: NewPayment & { asset: Address; x402Version: number; authorization: unknown },
+    p: NewPayment & { asset: Address; x402Version: number; payload: unknown },
   ): Promise<{ state: "new" | "resume"; row?: PaymentRow } | { state: "used" }> {
     const inserted = await this.pool.query(
       `insert into api.payment (scheme, payer, nonce, recipient, amount, asset, endpoint, status, lease_until,
-         x402_version, authorization)
+         x402_version, payload)
        values ('x402-exact', $1, $2, $3, $4, $5, $6, 'PENDING', now() + make_interval(secs => $7), $8, $9)
        on conflict do nothing`,
       [
@@ -69,7 +69,7 @@ export class PaymentStore {
         p.endpoint,
         LEASE_SECONDS,
         p.x402Version,
-        JSON.stringify(p.authorization),
+        JSON.stringify(p.payload),
       ],
     );
     if (inserted.rowCount === 1) return { state: "new" };
