@@ -14,6 +14,7 @@ import { configRoutes } from "./routes/config.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { ipfsRoutes } from "./routes/ipfs.ts";
+import { runRoutes } from "./routes/runs/index.ts";
 
 /** Paid routes are priced per request instead of rate limited (spec §8). */
 const PAID_PATHS = new Set(["/api/intelligence/search", "/api/attestations/create"]);
@@ -57,6 +58,7 @@ export function createApp(deps: Deps) {
   app.route("/", configRoutes);
   app.route("/", authRoutes);
   app.route("/", agentRoutes);
+  app.route("/", runRoutes);
   app.route("/", ipfsRoutes);
   app.route("/", claimPageRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);

@@ -1,0 +1,238 @@
+// Creating (DRAFT, off chain) and funding (RunEscrow.createRunWithPermit through the relayer, or a direct
+// createRun transaction the poster sent) a run.
+import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { createRoute } from "@hono/zod-openapi";
+import { type Address, getAddress, type Hex, hexToSignature, isAddressEqual, parseEventLogs } from "viem";
+import type { Deps } from "../../context.ts";
+import { ApiError, errors } from "../../errors.ts";
+import { router } from "../../lib/openapi.ts";
+import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
+import { verifySignedAction } from "../../lib/signed-action.ts";
+import { chainNow, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
+import { getRun, type RunRecord } from "./repository.ts";
+import { createBody, fundBody, runActionResult, runIdParam } from "./schemas.ts";
+import { feeOf } from "./state.ts";
+import { toRunDetail } from "./views.ts";
+
+/** Longest accepted deadline: five years ahead. */
+const MAX_DEADLINE_SECONDS = 5n * 365n * 24n * 3600n;
+
+const createRunRoute = createRoute({
+  method: "post",
+  path: "/api/runs",
+  tags: ["runs"],
+  summary: "Create a DRAFT run; the request JSON is stored under its CID (signed by the poster: create-run:run:new)",
+  request: { body: jsonBody(createBody) },
+  responses: { 201: json(runActionResult, "Draft created"), ...errorResponses(400, 401, 403) },
+});
+
+const fundRoute = createRoute({
+  method: "post",
+  path: "/api/runs/{id}/fund",
+  tags: ["runs"],
+  summary:
+    "Fund a DRAFT: the relayer submits createRunWithPermit with the poster's EIP-2612 permit for reward + 5% fee, or a direct createRun txHash is verified -> OPEN",
+  request: { params: runIdParam, body: jsonBody(fundBody) },
+  responses: { 200: json(runActionResult, "Funded"), ...errorResponses(400, 401, 403, 404, 409, 504) },
+});
+
+const notPoster = (run: { poster: string }) =>
+  errors.forbidden("NOT_RUN_POSTER", `only the run's poster ${run.poster} may do this`);
+
+interface Funding {
+  onchainRunId: bigint;
+  txHash: Hex;
+  logs: { address: Address; topics: Hex[]; data: Hex; logIndex: number }[];
+}
+
+type RunCreatedArgs = { runId: bigint; poster: Address; reward: bigint; metadataUri: string };
+
+function runCreatedFor(deps: Deps, logs: Funding["logs"], run: RunRecord): RunCreatedArgs[] {
+  const escrow = deps.deployments.contracts.RunEscrow.address;
+  return parseEventLogs({
+    abi: RunEscrowAbi,
+    logs: logs.filter((l) => isAddressEqual(l.address, escrow)) as never,
+    eventName: "RunCreated",
+  })
+    .map((l) => l.args as RunCreatedArgs)
+    .filter((a) => a.metadataUri === run.requestUri);
+}
+
+async function fundWithPermit(
+  deps: Deps,
+  run: RunRecord,
+  permit: { deadline: number; signature: string },
+): Promise<Funding> {
+  const now = await chainNow(deps);
+  if (run.deadline <= now) throw new ApiError(400, "DEADLINE_PASSED", `run ${run.id}'s deadline has passed`);
+  if (BigInt(permit.deadline) <= now) throw new ApiError(400, "INVALID_PERMIT", "the permit has expired");
+  const amount = run.reward + run.fee;
+  const balance = await deps.chain.readContract({
+    address: deps.deployments.usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "balanceOf",
+    args: [run.poster as Address],
+  });
+  if (balance < amount) {
+    throw new ApiError(
+      400,
+      "INSUFFICIENT_BALANCE",
+      `the poster holds ${balance} USDC base units; funding needs ${amount}`,
+    );
+  }
+  let parts: ReturnType<typeof hexToSignature>;
+  try {
+    parts = hexToSignature(permit.signature as Hex);
+  } catch {
+    throw new ApiError(400, "INVALID_PERMIT", "the permit signature is malformed");
+  }
+  const { r, s, v, yParity } = parts;
+  // One relayed funding per draft, ever: a retried or concurrent request gets the same transaction.
+  const result = await relayEscrow(
+    deps,
+    "createRunWithPermit",
+    [
+      getAddress(run.poster),
+      run.reward,
+      run.deadline,
+      run.maxRevisions,
+      run.requestUri,
+      BigInt(permit.deadline),
+      Number(v ?? BigInt(27 + (yParity ?? 0))),
+      r,
+      s,
+    ],
+    { idempotencyKey: `run-fund:${run.id}` },
+  );
+  const created = runCreatedFor(deps, result.logs, run)[0];
+  if (!created) throw new Error(`funding transaction ${result.txHash} has no RunCreated for run ${run.id}`);
+  return { onchainRunId: created.runId, txHash: result.txHash, logs: result.logs };
+}
+
+async function fundFromTx(deps: Deps, run: RunRecord, hash: Hex): Promise<Funding> {
+  const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
+  if (!receipt) throw new ApiError(400, "TX_NOT_FOUND", `no confirmed transaction ${hash}`);
+  if (receipt.status !== "success") throw new ApiError(400, "TX_FAILED", `transaction ${hash} reverted`);
+  const logs = receipt.logs.map((l) => ({
+    address: l.address,
+    topics: l.topics as Hex[],
+    data: l.data,
+    logIndex: l.logIndex,
+  }));
+  const created = runCreatedFor(deps, logs, run)[0];
+  if (!created) {
+    throw new ApiError(400, "FUNDING_MISMATCH", `transaction ${hash} creates no escrow run for ${run.requestUri}`);
+  }
+  if (!isAddressEqual(created.poster, run.poster as Address) || created.reward !== run.reward) {
+    throw new ApiError(
+      400,
+      "FUNDING_MISMATCH",
+      `the escrow run in ${hash} has poster ${created.poster} and reward ${created.reward}; the draft has ${run.poster} and ${run.reward}`,
+    );
+  }
+  return { onchainRunId: created.runId, txHash: hash, logs };
+}
+
+export const createRoutes = router()
+  .openapi(createRunRoute, async (c) => {
+    const deps = c.get("deps");
+    const { message, signature, ...body } = c.req.valid("json");
+    const deadline = BigInt(Math.floor(Date.parse(body.deadline) / 1000));
+    const now = await chainNow(deps);
+    if (deadline <= now) throw new ApiError(400, "DEADLINE_PASSED", "the deadline must be in the future");
+    if (deadline > now + MAX_DEADLINE_SECONDS) throw errors.validation("deadline: at most five years ahead");
+    const signer = await verifySignedAction(
+      deps,
+      { message, signature },
+      { action: "create-run", kind: "run", id: "new" },
+    );
+    if (!isAddressEqual(signer, body.posterAddress as Address)) {
+      throw errors.forbidden("NOT_RUN_POSTER", "the message must be signed by posterAddress");
+    }
+    const poster = getAddress(body.posterAddress);
+    const reward = BigInt(body.reward);
+    const id = Number((await deps.pool.query<{ id: string }>("select nextval('api.run_id_seq')::text id")).rows[0]!.id);
+    const createdAt = new Date();
+    // The request document: what an agent reads before claiming. Its CID is the on-chain metadataUri.
+    const stored = await deps.ipfs.putJson({
+      type: "agenthub.run-request.v1",
+      bountyId: id,
+      chainId: deps.deployments.chainId,
+      escrow: deps.deployments.contracts.RunEscrow.address,
+      poster,
+      title: body.title,
+      description: body.description,
+      reward: reward.toString(),
+      fee: feeOf(reward).toString(),
+      currency: "USDC",
+      deadline: new Date(Number(deadline) * 1000).toISOString(),
+      maxRevisions: body.maxRevisions,
+      createdAt: createdAt.toISOString(),
+    });
+    await deps.pool.query(
+      `insert into api.run (id, poster_address, title, description, reward, deadline, max_revisions, request_cid, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        id,
+        poster,
+        body.title,
+        body.description,
+        reward.toString(),
+        deadline.toString(),
+        body.maxRevisions,
+        stored.cid,
+        createdAt,
+      ],
+    );
+    await recordAction(deps, { runId: id, action: "create-run", signer: poster, txHash: null });
+    const run = await getRun(deps, id);
+    return c.json(
+      {
+        success: true,
+        run: await toRunDetail(deps, run),
+        txHash: null,
+        message: `Draft stored at ${stored.uri}. Fund it with POST /api/runs/${id}/fund (a permit for ${run.reward + run.fee} base units: reward + 5% fee).`,
+      },
+      201,
+    );
+  })
+  .openapi(fundRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const draft = await getRun(deps, id);
+    const signer = await verifySignedAction(deps, body, { action: "fund-run", kind: "run", id });
+    if (!isAddressEqual(signer, draft.poster as Address)) throw notPoster(draft);
+    const funding = await withRunLock(deps, id, async () => {
+      const run = await getRun(deps, id);
+      if (run.onchainRunId !== null) throw errors.conflict("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
+      const funded = body.permit
+        ? await fundWithPermit(deps, run, body.permit)
+        : await fundFromTx(deps, run, body.txHash as Hex);
+      try {
+        const updated = await deps.pool.query(
+          `update api.run set onchain_run_id = $2, funding_tx = $3, funded_at = now() where id = $1 and onchain_run_id is null`,
+          [id, funded.onchainRunId.toString(), funded.txHash.toLowerCase()],
+        );
+        if (updated.rowCount !== 1) throw errors.conflict("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
+      } catch (error) {
+        if ((error as { code?: string }).code === "23505") {
+          throw new ApiError(400, "TX_ALREADY_USED", `the escrow run in ${funded.txHash} already funds another run`);
+        }
+        throw error;
+      }
+      await recordAction(deps, { runId: id, action: "fund-run", signer, txHash: funded.txHash });
+      return funded;
+    });
+    await waitForRunTx(deps, funding);
+    const run = await getRun(deps, id);
+    return c.json(
+      {
+        success: true,
+        run: await toRunDetail(deps, run),
+        txHash: funding.txHash,
+        message: `Run ${id} is OPEN: ${run.reward + run.fee} USDC base units are held by the escrow (on-chain run ${funding.onchainRunId}).`,
+      },
+      200,
+    );
+  });

@@ -1,0 +1,57 @@
+// Who may claim a run: the same checks back GET claim-eligibility and POST claim.
+import { type Hex, isAddressEqual } from "viem";
+import { type AgentStatus, activeStake, MIN_STAKE } from "../../domain/agent-status.ts";
+import { type AgentRecord, statusOf } from "../agents/repository.ts";
+import type { RunRecord } from "./repository.ts";
+
+export interface ClaimProblem {
+  /** Stable reason code (claim-eligibility `reasons`). */
+  code: string;
+  /** What POST claim answers: 400 RUN_NOT_AVAILABLE for run problems, 403 with `code` for agent problems. */
+  status: 400 | 403;
+  message: string;
+}
+
+export interface ClaimCheck {
+  status: AgentStatus;
+  stakedAmount: bigint;
+  problems: ClaimProblem[];
+}
+
+export function checkClaim(run: RunRecord, agent: AgentRecord, now: bigint): ClaimCheck {
+  const status = statusOf(agent, now);
+  const stakedAmount = activeStake(agent.stake);
+  const problems: ClaimProblem[] = [];
+  if (run.state !== "OPEN") {
+    problems.push({ code: "RUN_NOT_OPEN", status: 400, message: `run ${run.id} is ${run.state}, not OPEN` });
+  } else if (now >= run.deadline) {
+    problems.push({ code: "DEADLINE_PASSED", status: 400, message: `run ${run.id}'s deadline has passed` });
+  }
+  if (status === "BANNED") problems.push({ code: "AGENT_BANNED", status: 403, message: `agent ${agent.id} is banned` });
+  if (status === "FROZEN") {
+    problems.push({
+      code: "AGENT_FROZEN",
+      status: 403,
+      message: `agent ${agent.id} is frozen after a slash; it must stake again`,
+    });
+  }
+  if (stakedAmount < MIN_STAKE) {
+    problems.push({
+      code: "INSUFFICIENT_STAKE",
+      status: 403,
+      message: `agent ${agent.id} has ${stakedAmount} staked; claiming needs at least ${MIN_STAKE} (20 USDC)`,
+    });
+  }
+  const poster = run.poster as Hex;
+  if (isAddressEqual(agent.owner as Hex, poster) || isAddressEqual(agent.wallet as Hex, poster)) {
+    problems.push({ code: "AGENT_IS_POSTER", status: 403, message: "a poster cannot claim its own run" });
+  }
+  if (run.failedAgentId === agent.id) {
+    problems.push({
+      code: "AGENT_FAILED_THIS_RUN",
+      status: 403,
+      message: `agent ${agent.id} already failed run ${run.id}`,
+    });
+  }
+  return { status, stakedAmount, problems };
+}

@@ -1,0 +1,133 @@
+// Writes to RunEscrow: per-run serialization, relayed transactions with revert -> error-code mapping, and the
+// wait until the indexer shows the transaction's events (the API answers with the indexed result).
+import { randomUUID } from "node:crypto";
+import { RunEscrowAbi } from "@agenthub/common/generated/abis";
+import { RelayerCallError } from "@agenthub/relayer/client";
+import type { RelayResult } from "@agenthub/relayer/relayer";
+import type { ContractFunctionArgs, ContractFunctionName } from "viem";
+import { isAddressEqual } from "viem";
+import type { Deps } from "../../context.ts";
+import { ApiError } from "../../errors.ts";
+import { ChainClock } from "../../lib/chain-time.ts";
+import { waitForIndexer } from "../../lib/wait.ts";
+
+/** A lease is longer than any request may hold it (receipt + indexer wait); waiting for one is bounded. */
+const LOCK_LEASE_SECONDS = 120;
+const LOCK_WAIT_MS = 60_000;
+
+/**
+ * Runs `fn` while holding run `id`'s lease (api.run_lock). Requests on one run are serialized across API
+ * processes without holding a pooled connection; a crashed holder's lease expires.
+ */
+export async function withRunLock<T>(deps: Deps, id: number, fn: () => Promise<T>): Promise<T> {
+  const holder = randomUUID();
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let delay = 20;
+  while (true) {
+    const got = await deps.pool.query(
+      `insert into api.run_lock (run_id, holder, expires_at) values ($1, $2, now() + make_interval(secs => $3))
+       on conflict (run_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
+         where api.run_lock.expires_at < now()
+       returning holder`,
+      [id, holder, LOCK_LEASE_SECONDS],
+    );
+    if (got.rowCount === 1) break;
+    if (Date.now() > deadline) throw new ApiError(409, "RUN_BUSY", `run ${id} is busy with another request; retry`);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 200);
+  }
+  try {
+    return await fn();
+  } finally {
+    await deps.pool.query("delete from api.run_lock where run_id = $1 and holder = $2", [id, holder]);
+  }
+}
+
+/** Latest chain time, uncached: deadline and timeout checks must agree with the next block. */
+export const chainNow = (deps: Deps) => new ChainClock(deps.chain, 0).now();
+
+type EscrowWrite = ContractFunctionName<typeof RunEscrowAbi, "nonpayable">;
+
+/** Contract custom errors (and token errors under createRunWithPermit) -> the API's stable codes. */
+const REVERT_CODES: Record<string, { status: 400 | 403 | 409; code: string }> = {
+  RunEscrowInvalidState: { status: 409, code: "INVALID_RUN_STATE" },
+  RunEscrowDeadlinePassed: { status: 400, code: "DEADLINE_PASSED" },
+  RunEscrowInsufficientStake: { status: 403, code: "INSUFFICIENT_STAKE" },
+  RunEscrowRevisionsExhausted: { status: 409, code: "REVISIONS_EXHAUSTED" },
+  RunEscrowRevisionsRemaining: { status: 409, code: "REVISIONS_REMAINING" },
+  RunEscrowTimeoutNotReached: { status: 409, code: "TIMEOUT_NOT_REACHED" },
+  RunEscrowUnauthorized: { status: 403, code: "NOT_AUTHORIZED" },
+  ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
+  ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
+};
+
+/**
+ * Sends one RunEscrow call through the relayer. A revert the API's own checks did not foresee (a race with
+ * another writer) still becomes a stable 4xx; `overrides` lets a route rename codes (claim: RUN_NOT_AVAILABLE).
+ */
+export async function relayEscrow<name extends EscrowWrite>(
+  deps: Deps,
+  functionName: name,
+  args: ContractFunctionArgs<typeof RunEscrowAbi, "nonpayable", name>,
+  opts: { idempotencyKey?: string; overrides?: Record<string, { status: 400 | 403 | 409; code: string }> } = {},
+): Promise<RelayResult> {
+  try {
+    return await deps.relayer.call("RunEscrow", RunEscrowAbi, functionName, args, opts.idempotencyKey);
+  } catch (error) {
+    if (error instanceof RelayerCallError && error.code === "TX_REVERTED" && error.errorName) {
+      const mapped = opts.overrides?.[error.errorName] ?? REVERT_CODES[error.errorName];
+      if (mapped)
+        throw new ApiError(mapped.status, mapped.code, `the escrow refused ${functionName}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Waits until the indexer has every RunEscrow event (chain.run_event) and StakeVault slash (chain.stake_event)
+ * of the transaction, so the answer reflects the indexed result. Bounded by INDEXER_WAIT_MS (504 INDEXER_LAGGING).
+ */
+export async function waitForRunTx(deps: Deps, result: Pick<RelayResult, "txHash" | "logs">): Promise<void> {
+  const { RunEscrow, StakeVault } = deps.deployments.contracts;
+  const escrowLogs = result.logs.filter((l) => isAddressEqual(l.address, RunEscrow.address)).length;
+  const vaultLogs = result.logs.filter((l) => isAddressEqual(l.address, StakeVault.address)).length;
+  const schema = deps.env.INDEXER_SCHEMA;
+  const hash = result.txHash.toLowerCase();
+  await waitForIndexer(
+    `run transaction ${hash}`,
+    async () => {
+      const r = await deps.pool.query<{ runs: number; stakes: number }>(
+        `select (select count(*)::int from ${schema}.run_event where tx_hash = $1) runs,
+                (select count(*)::int from ${schema}.stake_event where tx_hash = $1) stakes`,
+        [hash],
+      );
+      const row = r.rows[0]!;
+      return row.runs >= escrowLogs && (vaultLogs === 0 || row.stakes >= 1) ? true : undefined;
+    },
+    deps.env.INDEXER_WAIT_MS,
+  );
+}
+
+export async function recordAction(
+  deps: Deps,
+  entry: {
+    runId: number;
+    action: string;
+    signer: string | null;
+    agentId?: number | null;
+    txHash: string | null;
+    detail?: Record<string, unknown>;
+  },
+): Promise<void> {
+  await deps.pool.query(
+    "insert into api.run_action (run_id, action, signer, agent_id, tx_hash, detail) values ($1, $2, $3, $4, $5, $6)",
+    [
+      entry.runId,
+      entry.action,
+      entry.signer,
+      entry.agentId ?? null,
+      entry.txHash?.toLowerCase() ?? null,
+      JSON.stringify(entry.detail ?? {}),
+    ],
+  );
+}

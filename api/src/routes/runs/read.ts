@@ -1,0 +1,116 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { MIN_STAKE } from "../../domain/agent-status.ts";
+import { errors } from "../../errors.ts";
+import { router } from "../../lib/openapi.ts";
+import { errorResponses, json } from "../../lib/schemas.ts";
+import { pagination } from "../agents/read.ts";
+import { findAgent } from "../agents/repository.ts";
+import { checkClaim } from "./eligibility.ts";
+import { chainNow } from "./escrow.ts";
+import { getRun, listRuns, runEvents } from "./repository.ts";
+import { eligibility, runDetail, runEvent, runIdParam, runListItem, runState } from "./schemas.ts";
+import { toRunDetail, toRunEvents, toRunListItem } from "./views.ts";
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/runs",
+  tags: ["runs"],
+  summary: "Runs, newest first",
+  request: {
+    query: z.object({
+      page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+      state: runState.optional(),
+      minReward: z
+        .string()
+        .regex(/^\d{1,39}$/, "USDC base units as an unsigned integer string (20 USDC = 20000000)")
+        .optional()
+        .openapi({ description: "minimum reward in USDC base units (6 decimals), like every amount" }),
+    }),
+  },
+  responses: { 200: json(z.object({ runs: z.array(runListItem), pagination }), "Runs"), ...errorResponses(400) },
+});
+
+const detailRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}",
+  tags: ["runs"],
+  request: { params: runIdParam },
+  responses: { 200: json(runDetail, "Run"), ...errorResponses(404) },
+});
+
+const eligibilityRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/claim-eligibility",
+  tags: ["runs"],
+  summary: "Whether an agent may claim the run now, with every reason it may not",
+  request: {
+    params: runIdParam,
+    query: z.object({ agentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+  },
+  responses: { 200: json(eligibility, "Eligibility"), ...errorResponses(400, 404) },
+});
+
+const eventsRoute = createRoute({
+  method: "get",
+  path: "/api/runs/{id}/events",
+  tags: ["runs"],
+  summary: "The run's history from indexed escrow events (plus its creation as a draft)",
+  request: { params: runIdParam },
+  responses: {
+    200: json(z.object({ bountyId: z.number(), events: z.array(runEvent) }), "History"),
+    ...errorResponses(404),
+  },
+});
+
+export const readRoutes = router()
+  .openapi(listRoute, async (c) => {
+    const deps = c.get("deps");
+    const q = c.req.valid("query");
+    const { runs, total } = await listRuns(deps, {
+      page: q.page,
+      limit: q.limit,
+      state: q.state,
+      minReward: q.minReward === undefined ? undefined : BigInt(q.minReward),
+    });
+    return c.json(
+      {
+        runs: runs.map(toRunListItem),
+        pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) },
+      },
+      200,
+    );
+  })
+  .openapi(detailRoute, async (c) => {
+    const deps = c.get("deps");
+    const run = await getRun(deps, c.req.valid("param").id);
+    return c.json(await toRunDetail(deps, run), 200);
+  })
+  .openapi(eligibilityRoute, async (c) => {
+    const deps = c.get("deps");
+    const run = await getRun(deps, c.req.valid("param").id);
+    const { agentId } = c.req.valid("query");
+    const agent = await findAgent(deps, agentId);
+    if (!agent) throw errors.agentNotFound(agentId);
+    const check = checkClaim(run, agent, await chainNow(deps));
+    return c.json(
+      {
+        eligible: check.problems.length === 0,
+        reasons: check.problems.map((p) => p.code),
+        messages: check.problems.map((p) => p.message),
+        agent: {
+          id: agent.id,
+          status: check.status,
+          stakedAmount: check.stakedAmount.toString(),
+          hasMinStake: check.stakedAmount >= MIN_STAKE,
+        },
+        run: { id: run.id, state: run.state, reward: run.reward.toString() },
+      },
+      200,
+    );
+  })
+  .openapi(eventsRoute, async (c) => {
+    const deps = c.get("deps");
+    const run = await getRun(deps, c.req.valid("param").id);
+    return c.json({ bountyId: run.id, events: toRunEvents(run, await runEvents(deps, run)) }, 200);
+  });

@@ -1,0 +1,237 @@
+// Reads runs: the API's draft row joined with the indexer's view of the escrow (chain wins once funded).
+import type { Deps } from "../../context.ts";
+import { activeStake } from "../../domain/agent-status.ts";
+import { errors } from "../../errors.ts";
+import { isoFromSeconds } from "../agents/repository.ts";
+import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "./state.ts";
+
+export interface RunRecord {
+  id: number;
+  onchainRunId: bigint | null;
+  poster: string;
+  title: string;
+  description: string;
+  requestUri: string;
+  reward: bigint;
+  fee: bigint;
+  deadline: bigint;
+  maxRevisions: number;
+  revisions: number;
+  state: RunState;
+  agentId: number | null;
+  agentWallet: string | null;
+  agentOwner: string | null;
+  claimedByWallet: string | null;
+  agentStake: bigint | null;
+  claimedAt: bigint | null;
+  submittedAt: bigint | null;
+  deliverableHash: string | null;
+  failedAgentId: number | null;
+  fundingTx: string | null;
+  createdAt: Date;
+}
+
+interface Row {
+  id: string;
+  poster_address: string;
+  title: string;
+  description: string;
+  d_reward: string;
+  d_deadline: string;
+  d_max_revisions: number;
+  request_cid: string;
+  onchain_run_id: string | null;
+  funding_tx: string | null;
+  created_at: Date;
+  c_state: string | null;
+  c_reward: string | null;
+  c_fee: string | null;
+  c_deadline: string | null;
+  c_max_revisions: number | null;
+  c_revisions: number | null;
+  c_agent_id: string | null;
+  c_claimed_at: string | null;
+  c_submitted_at: string | null;
+  c_deliverable_hash: string | null;
+  c_metadata_uri: string | null;
+  c_failed_agent_id: string | null;
+  a_wallet: string | null;
+  a_owner: string | null;
+  s_amount: string | null;
+  s_pending: string | null;
+  claim_signer: string | null;
+}
+
+function runSelect(schema: string): string {
+  return `
+  select r.id::text, r.poster_address, r.title, r.description, r.reward::text d_reward, r.deadline::text d_deadline,
+         r.max_revisions d_max_revisions, r.request_cid, r.onchain_run_id::text, r.funding_tx, r.created_at,
+         c.state c_state, c.reward::text c_reward, c.fee::text c_fee, c.deadline::text c_deadline,
+         c.max_revisions c_max_revisions, c.revisions c_revisions, c.agent_id::text c_agent_id,
+         c.claimed_at::text c_claimed_at, c.submitted_at::text c_submitted_at, c.deliverable_hash c_deliverable_hash,
+         c.metadata_uri c_metadata_uri, c.failed_agent_id::text c_failed_agent_id,
+         a.wallet a_wallet, a.owner a_owner, s.amount::text s_amount, s.pending_withdrawal::text s_pending,
+         (select ra.signer from api.run_action ra
+           where ra.run_id = r.id and ra.action = 'claim-run' and ra.agent_id = c.agent_id
+           order by ra.id desc limit 1) claim_signer
+    from api.run r
+    left join ${schema}.run c on c.id = r.onchain_run_id
+    left join ${schema}.agent a on a.id = c.agent_id
+    left join ${schema}.stake s on s.agent_id = c.agent_id`;
+}
+
+const big = (v: string | null) => (v === null ? null : BigInt(v));
+const num = (v: string | null) => (v === null ? null : Number(v));
+
+function toRecord(row: Row): RunRecord {
+  const funded = row.onchain_run_id !== null;
+  const indexed = row.c_state !== null;
+  const reward = BigInt(row.c_reward ?? row.d_reward);
+  const agentId = num(row.c_agent_id);
+  return {
+    id: Number(row.id),
+    onchainRunId: big(row.onchain_run_id),
+    poster: row.poster_address,
+    title: row.title,
+    description: row.description,
+    requestUri: row.c_metadata_uri ?? `ipfs://${row.request_cid}`,
+    reward,
+    fee: row.c_fee !== null ? BigInt(row.c_fee) : feeOf(reward),
+    deadline: BigInt(row.c_deadline ?? row.d_deadline),
+    maxRevisions: row.c_max_revisions ?? row.d_max_revisions,
+    revisions: row.c_revisions ?? 0,
+    state: apiState(row.c_state, funded),
+    agentId,
+    agentWallet: row.a_wallet,
+    agentOwner: row.a_owner,
+    claimedByWallet: agentId === null ? null : (row.claim_signer ?? row.a_wallet),
+    agentStake:
+      agentId === null || !indexed
+        ? null
+        : activeStake(
+            row.s_amount === null
+              ? null
+              : {
+                  amount: BigInt(row.s_amount),
+                  pendingWithdrawal: BigInt(row.s_pending ?? "0"),
+                  stakedAt: null,
+                  lastStakeSeq: null,
+                  lastSlashSeq: null,
+                  fullSlashCount: 0,
+                },
+          ),
+    claimedAt: big(row.c_claimed_at),
+    submittedAt: big(row.c_submitted_at),
+    deliverableHash: row.c_deliverable_hash,
+    failedAgentId: num(row.c_failed_agent_id),
+    fundingTx: row.funding_tx,
+    createdAt: row.created_at,
+  };
+}
+
+export async function findRun(deps: Deps, id: number): Promise<RunRecord | undefined> {
+  const r = await deps.pool.query<Row>(`${runSelect(deps.env.INDEXER_SCHEMA)} where r.id = $1`, [id]);
+  return r.rows[0] ? toRecord(r.rows[0]) : undefined;
+}
+
+export async function getRun(deps: Deps, id: number): Promise<RunRecord> {
+  const run = await findRun(deps, id);
+  if (!run) throw errors.notFound("RUN_NOT_FOUND", `run ${id} does not exist`);
+  return run;
+}
+
+export interface RunFilter {
+  page: number;
+  limit: number;
+  state?: RunState;
+  minReward?: bigint;
+}
+
+export async function listRuns(deps: Deps, filter: RunFilter): Promise<{ runs: RunRecord[]; total: number }> {
+  const schema = deps.env.INDEXER_SCHEMA;
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.state === "DRAFT") where.push("r.onchain_run_id is null");
+  else if (filter.state === "OPEN") {
+    // A funded run the indexer has not caught up with yet is OPEN too (see apiState).
+    where.push("r.onchain_run_id is not null and coalesce(c.state, 'Open') = 'Open'");
+  } else if (filter.state) {
+    params.push(API_TO_CONTRACT[filter.state]);
+    where.push(`c.state = $${params.length}`);
+  }
+  if (filter.minReward !== undefined) {
+    params.push(filter.minReward.toString());
+    where.push(`coalesce(c.reward, r.reward) >= $${params.length}::numeric`);
+  }
+  const clause = where.length ? `where ${where.join(" and ")}` : "";
+  const countSql = `select count(*)::text n from api.run r left join ${schema}.run c on c.id = r.onchain_run_id ${clause}`;
+  const pageParams = [...params, filter.limit, (filter.page - 1) * filter.limit];
+  const [rows, count] = await Promise.all([
+    deps.pool.query<Row>(
+      `${runSelect(schema)} ${clause} order by r.id desc limit $${params.length + 1} offset $${params.length + 2}`,
+      pageParams,
+    ),
+    deps.pool.query<{ n: string }>(countSql, params),
+  ]);
+  return { runs: rows.rows.map(toRecord), total: Number(count.rows[0]!.n) };
+}
+
+export interface RunEventRecord {
+  kind: string;
+  contractState: string;
+  agentId: number | null;
+  sender: string;
+  amount: string | null;
+  txHash: string;
+  blockNumber: number;
+  logIndex: number;
+  timestamp: bigint;
+  signer: string | null;
+  action: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+export async function runEvents(deps: Deps, run: RunRecord): Promise<RunEventRecord[]> {
+  if (run.onchainRunId === null) return [];
+  const r = await deps.pool.query<{
+    kind: string;
+    state: string;
+    agent_id: string | null;
+    actor: string;
+    amount: string | null;
+    tx_hash: string;
+    block_number: string;
+    log_index: number;
+    timestamp: string;
+    signer: string | null;
+    action: string | null;
+    detail: Record<string, unknown> | null;
+  }>(
+    `select e.kind, e.state, e.agent_id::text, e.actor, e.amount::text, e.tx_hash, e.block_number::text, e.log_index,
+            e.timestamp::text, ra.signer, ra.action, ra.detail
+       from ${deps.env.INDEXER_SCHEMA}.run_event e
+       left join lateral (
+         select signer, action, detail from api.run_action
+          where run_id = $2 and tx_hash = e.tx_hash order by id limit 1
+       ) ra on true
+      where e.run_id = $1
+      order by e.block_number, e.log_index`,
+    [run.onchainRunId.toString(), run.id],
+  );
+  return r.rows.map((row) => ({
+    kind: row.kind,
+    contractState: row.state,
+    agentId: num(row.agent_id),
+    sender: row.actor,
+    amount: row.amount,
+    txHash: row.tx_hash,
+    blockNumber: Number(row.block_number),
+    logIndex: row.log_index,
+    timestamp: BigInt(row.timestamp),
+    signer: row.signer,
+    action: row.action,
+    detail: row.detail,
+  }));
+}
+
+export { isoFromSeconds };

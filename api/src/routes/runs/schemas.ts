@@ -1,0 +1,145 @@
+import { z } from "@hono/zod-openapi";
+import { address, hexSignature, txHash } from "../../lib/schemas.ts";
+import { agentStatus } from "../agents/schemas.ts";
+import { RUN_STATES } from "./state.ts";
+
+export const runState = z.enum(RUN_STATES).openapi("RunState");
+
+export const runIdParam = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .openapi({ param: { name: "id", in: "path" }, example: 1, description: "run id (bountyId)" }),
+});
+
+/** The signed-request fields every run write carries (EIP-4361, resource urn:agenthub:<action>:run:<id>). */
+export const signedFields = {
+  message: z
+    .string()
+    .min(1)
+    .max(4000)
+    .openapi({ description: "EIP-4361 message whose resources include urn:agenthub:<action>:run:<id>" }),
+  signature: hexSignature,
+};
+
+export const runListItem = z
+  .object({
+    bountyId: z.number().openapi({ description: "run id; stable from DRAFT on" }),
+    onchainRunId: z.string().nullable().openapi({ description: "RunEscrow run id once funded" }),
+    posterAddress: z.string(),
+    title: z.string(),
+    ipfsHash: z.string().openapi({ description: "ipfs:// URI of the request JSON" }),
+    reward: z.string().openapi({ description: "USDC base units" }),
+    fee: z.string().openapi({ description: "5% platform fee, escrowed with the reward" }),
+    deadline: z.string(),
+    state: runState,
+    claimedBy: z.number().nullable(),
+    revisions: z.number(),
+    maxRevisions: z.number(),
+    createdAt: z.string(),
+  })
+  .openapi("RunListItem");
+
+export const runDetail = runListItem
+  .extend({
+    description: z.string(),
+    claimedByWallet: z.string().nullable(),
+    stake: z.string().nullable().openapi({ description: "the claiming agent's active stake, USDC base units" }),
+    deliverableHash: z.string().nullable(),
+    deliverableUri: z.string().nullable().openapi({ description: "ipfs:// URI when the deliverable was stored here" }),
+    claimedAt: z.string().nullable(),
+    submittedAt: z.string().nullable(),
+    failedAgentId: z.number().nullable().openapi({ description: "agent that last failed this run" }),
+    fundingTx: z.string().nullable(),
+  })
+  .openapi("Run");
+
+export const runActionResult = z
+  .object({ success: z.boolean(), run: runDetail, txHash: z.string().nullable(), message: z.string() })
+  .openapi("RunActionResult");
+
+export const createBody = z
+  .object({
+    posterAddress: address,
+    title: z.string().trim().min(1).max(200),
+    description: z.string().trim().min(1).max(20_000),
+    reward: z
+      .string()
+      .regex(/^\d{1,39}$/, "USDC base units as an unsigned integer string")
+      .refine((v) => BigInt(v) > 0n && BigInt(v) < 2n ** 128n, "between 1 and 2^128 - 1 base units"),
+    deadline: z.iso.datetime({ offset: true }).openapi({ description: "ISO 8601; must be in the future" }),
+    maxRevisions: z.number().int().min(0).max(10).default(2),
+    ...signedFields,
+  })
+  .strict();
+
+export const fundBody = z
+  .object({
+    ...signedFields,
+    permit: z
+      .object({
+        deadline: z.number().int().positive().openapi({ description: "permit deadline, unix seconds" }),
+        signature: hexSignature.openapi({
+          description: "EIP-2612 permit by the poster: spender RunEscrow, value reward + fee",
+        }),
+      })
+      .optional(),
+    txHash: txHash.optional().openapi({ description: "a createRun transaction the poster sent directly" }),
+  })
+  .strict()
+  .refine((b) => (b.permit === undefined) !== (b.txHash === undefined), "give exactly one of permit or txHash");
+
+export const claimBody = z.object({ agentId: z.number().int().positive(), walletAddress: address, ...signedFields });
+
+export const submitBody = z
+  .object({
+    ...signedFields,
+    deliverable: z
+      .union([z.string().min(1).max(32_000), z.record(z.string(), z.unknown())])
+      .optional()
+      .openapi({ description: "the work itself (stored under its CID; the chain keeps its sha-256)" }),
+    deliverableHash: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "bytes32 hex")
+      .optional()
+      .openapi({ description: "a bytes32 commitment to work delivered elsewhere" }),
+  })
+  .strict()
+  .refine(
+    (b) => (b.deliverable === undefined) !== (b.deliverableHash === undefined),
+    "give exactly one of deliverable or deliverableHash",
+  );
+
+export const signedOnly = z.object(signedFields).strict();
+export const feedbackBody = z.object({ ...signedFields, feedback: z.string().trim().min(1).max(5000) }).strict();
+export const reasonBody = z.object({ ...signedFields, reason: z.string().trim().min(1).max(5000) }).strict();
+export const resolveBody = z
+  .object({ outcome: z.enum(["agent", "poster"]), note: z.string().trim().max(5000).optional() })
+  .strict();
+
+export const eligibility = z
+  .object({
+    eligible: z.boolean(),
+    reasons: z.array(z.string()).openapi({ description: "stable codes of every failed condition" }),
+    messages: z.array(z.string()),
+    agent: z.object({ id: z.number(), status: agentStatus, stakedAmount: z.string(), hasMinStake: z.boolean() }),
+    run: z.object({ id: z.number(), state: runState, reward: z.string() }),
+  })
+  .openapi("ClaimEligibility");
+
+export const runEvent = z
+  .object({
+    kind: z.string(),
+    state: runState,
+    actor: z.string().nullable().openapi({ description: "who asked for it (signer); the sender for direct calls" }),
+    sender: z.string().nullable().openapi({ description: "transaction sender (the relayer for gasless steps)" }),
+    agentId: z.number().nullable(),
+    amount: z.string().nullable(),
+    txHash: z.string().nullable(),
+    blockNumber: z.number().nullable(),
+    timestamp: z.string(),
+    note: z.string().nullable().openapi({ description: "revision feedback, rejection or dispute reason" }),
+  })
+  .openapi("RunEvent");

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { sha256 } from "viem";
+import { cidOf } from "../src/lib/ipfs.ts";
+import type { AgentRecord } from "../src/routes/agents/repository.ts";
+import { checkClaim } from "../src/routes/runs/eligibility.ts";
+import type { RunRecord } from "../src/routes/runs/repository.ts";
+import { API_TO_CONTRACT, apiState, CONTRACT_TO_API, feeOf, RUN_STATES } from "../src/routes/runs/state.ts";
+import { deliverableCid } from "../src/routes/runs/views.ts";
+
+const POSTER = "0x1111111111111111111111111111111111111111";
+const OWNER = "0x2222222222222222222222222222222222222222";
+const WALLET = "0x3333333333333333333333333333333333333333";
+
+const run = (over: Partial<RunRecord> = {}): RunRecord => ({
+  id: 7,
+  onchainRunId: 3n,
+  poster: POSTER,
+  title: "t",
+  description: "d",
+  requestUri: "ipfs://x",
+  reward: 10_000_000n,
+  fee: 500_000n,
+  deadline: 2_000n,
+  maxRevisions: 2,
+  revisions: 0,
+  state: "OPEN",
+  agentId: null,
+  agentWallet: null,
+  agentOwner: null,
+  claimedByWallet: null,
+  agentStake: null,
+  claimedAt: null,
+  submittedAt: null,
+  deliverableHash: null,
+  failedAgentId: null,
+  fundingTx: null,
+  createdAt: new Date(0),
+  ...over,
+});
+
+const agent = (over: Partial<AgentRecord> = {}): AgentRecord => ({
+  id: 5,
+  owner: OWNER,
+  wallet: WALLET,
+  metadataUri: "ipfs://a",
+  claimed: true,
+  registeredAt: 1n,
+  profile: {
+    name: "a",
+    description: "",
+    capabilities: [],
+    programmingLangs: [],
+    domains: [],
+    tools: [],
+    endpoints: {},
+    image: null,
+  },
+  stake: {
+    amount: 20_000_000n,
+    pendingWithdrawal: 0n,
+    stakedAt: 100n,
+    lastStakeSeq: 10n,
+    lastSlashSeq: null,
+    fullSlashCount: 0,
+  },
+  stakedAt: 100n,
+  completions: 0,
+  totalClaimed: 0,
+  totalVolume: "0",
+  score: 50,
+  reportCount: 0,
+  orgId: null,
+  ...over,
+});
+
+describe("run states", () => {
+  it("maps every escrow state onto one API state and back", () => {
+    assert.equal(Object.keys(CONTRACT_TO_API).length, 10);
+    for (const [contract, api] of Object.entries(CONTRACT_TO_API)) {
+      assert.ok(RUN_STATES.includes(api));
+      assert.equal(API_TO_CONTRACT[api], contract);
+    }
+    assert.equal(CONTRACT_TO_API.Completed, "APPROVED");
+    assert.equal(CONTRACT_TO_API.TimedOut, "TIMED_OUT");
+  });
+  it("is DRAFT until funded, and OPEN for a funded run the indexer has not shown yet", () => {
+    assert.equal(apiState(null, false), "DRAFT");
+    assert.equal(apiState(null, true), "OPEN");
+    assert.equal(apiState("RevisionRequested", true), "REVISION_REQUESTED");
+    assert.throws(() => apiState("Exploded", true));
+  });
+  it("computes the 5% fee rounded down like the escrow", () => {
+    assert.equal(feeOf(10_000_000n), 500_000n);
+    assert.equal(feeOf(12_345_679n), 617_283n);
+    assert.equal(feeOf(19n), 0n);
+  });
+});
+
+describe("deliverable CID", () => {
+  it("rebuilds the stored bytes' CID from the on-chain sha-256", async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ answer: 42 }));
+    assert.equal(deliverableCid(sha256(bytes)), await cidOf(bytes));
+  });
+});
+
+describe("claim checks", () => {
+  it("accepts a staked agent on an open run before its deadline", () => {
+    const check = checkClaim(run(), agent(), 1_000n);
+    assert.deepEqual(check.problems, []);
+    assert.equal(check.status, "PROVISIONAL");
+  });
+  it("reports run problems as 400 and agent problems as 403, all at once", () => {
+    const late = checkClaim(run(), agent({ stake: null }), 2_000n);
+    assert.deepEqual(
+      late.problems.map((p) => [p.code, p.status]),
+      [
+        ["DEADLINE_PASSED", 400],
+        ["INSUFFICIENT_STAKE", 403],
+      ],
+    );
+    const taken = checkClaim(run({ state: "CLAIMED", failedAgentId: 5 }), agent({ owner: POSTER }), 1_000n);
+    assert.deepEqual(
+      taken.problems.map((p) => p.code),
+      ["RUN_NOT_OPEN", "AGENT_IS_POSTER", "AGENT_FAILED_THIS_RUN"],
+    );
+  });
+  it("refuses frozen and banned agents even with enough stake left", () => {
+    const slashed = { ...agent().stake!, amount: 60_000_000n, lastSlashSeq: 20n };
+    assert.deepEqual(
+      checkClaim(run(), agent({ stake: slashed }), 1_000n).problems.map((p) => p.code),
+      ["AGENT_FROZEN"],
+    );
+    const banned = { ...agent().stake!, fullSlashCount: 3 };
+    assert.ok(
+      checkClaim(run(), agent({ stake: banned }), 1_000n)
+        .problems.map((p) => p.code)
+        .includes("AGENT_BANNED"),
+    );
+  });
+});
