@@ -13,6 +13,7 @@ function emptyStake(agentId: bigint, timestamp: bigint) {
     agentId,
     amount: 0n,
     pendingWithdrawal: 0n,
+    stakedAt: null as bigint | null,
     totalSlashed: 0n,
     slashCount: 0,
     fullSlashCount: 0,
