@@ -1,0 +1,21 @@
+// Extra API processes against the same database and chain, for tests of state shared across processes.
+import { join } from "node:path";
+import { repoRoot } from "../../scripts/lib/chain.ts";
+import { startProcess, waitFor } from "../../scripts/lib/process.ts";
+import { freePort } from "../../scripts/lib/stack.ts";
+import { stack } from "./stack.ts";
+
+export async function startExtraApi(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const proc = startProcess("api-2", join(repoRoot, "node_modules", ".bin", "tsx"), ["src/main.ts"], {
+    cwd: join(repoRoot, "api"),
+    env: { ...stack.env, PORT: String(port) },
+    quiet: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor("second API process", async () => {
+    if (proc.child.exitCode !== null) throw new Error(`second API exited with ${proc.child.exitCode}`);
+    return (await fetch(`${url}/health`)).ok || undefined;
+  });
+  return { url, stop: () => proc.stop() };
+}
