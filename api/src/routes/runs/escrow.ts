@@ -56,7 +56,6 @@ const REVERT_CODES: Record<string, { status: 400 | 403 | 409; code: string }> = 
   RunEscrowRevisionsExhausted: { status: 409, code: "REVISIONS_EXHAUSTED" },
   RunEscrowRevisionsRemaining: { status: 409, code: "REVISIONS_REMAINING" },
   RunEscrowTimeoutNotReached: { status: 409, code: "TIMEOUT_NOT_REACHED" },
-  RunEscrowUnauthorized: { status: 403, code: "NOT_AUTHORIZED" },
   ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
   ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
 };

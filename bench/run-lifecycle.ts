@@ -1,0 +1,223 @@
+// Benchmark: N full run lifecycles over HTTP on a fresh local stack (chain, Postgres, indexer, relayer, API).
+// Per step: HTTP latency of the request alone (signing and nonce fetching happen before the clock starts) and
+// gas used by its escrow transaction, read from the receipt. Writes bench/results/run-lifecycle.md.
+//
+//   pnpm exec tsx bench/run-lifecycle.ts [N=20]
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "../scripts/lib/chain.ts";
+import { startStack } from "../scripts/lib/stack.ts";
+
+const N = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 20);
+const dataDir = mkdtempSync(join(tmpdir(), "agenthub-bench-"));
+const booted = Date.now();
+const stack = await startStack({
+  dataDir,
+  quiet: true,
+  log: (msg) => console.log(`[stack] ${msg}`),
+  // Each request carries its own X-Forwarded-For (as behind a load balancer), so rate limits do not bind.
+  apiEnv: { TRUST_PROXY: "true", LOG_LEVEL: "warn" },
+});
+console.log(`[stack] up in ${((Date.now() - booted) / 1000).toFixed(1)} s`);
+const stackFile = join(dataDir, "stack.json");
+writeFileSync(
+  stackFile,
+  JSON.stringify({
+    apiUrl: stack.apiUrl,
+    rpcUrl: stack.rpcUrl,
+    databaseUrl: stack.databaseUrl,
+    relayerUrl: stack.relayerUrl,
+    deploymentsFile: stack.deploymentsFile,
+    secrets: stack.secrets,
+    env: stack.env,
+  }),
+);
+// The end-to-end helpers read the stack description at import time.
+process.env.AGENTHUB_STACK = stackFile;
+const { api, db, publicClient } = await import("../test/support/stack.ts");
+const { signedAction, signPermit, stakedAgent } = await import("../test/support/agents.ts");
+const { chainTime, escrowAddress, newPoster } = await import("../test/support/runs.ts");
+
+type Hex = `0x${string}`;
+const STEPS = ["create", "fund", "claim", "start", "submit", "request-revision", "resubmit", "approve"] as const;
+type Step = (typeof STEPS)[number];
+const latency: Record<Step, number[]> = Object.fromEntries(STEPS.map((s) => [s, []])) as never;
+const gas: Record<Step, bigint[]> = Object.fromEntries(STEPS.map((s) => [s, []])) as never;
+const lifecycles: number[] = [];
+const wallClock: number[] = [];
+
+async function timed(stepName: Step, method: string, path: string, body: unknown, expect: number) {
+  const started = performance.now();
+  const res = await api(method, path, { body });
+  const ms = performance.now() - started;
+  if (res.status !== expect) throw new Error(`${stepName}: ${res.status} ${JSON.stringify(res.body)}`);
+  latency[stepName].push(ms);
+  const hash = res.body.txHash as Hex | null;
+  if (hash) gas[stepName].push((await publicClient.getTransactionReceipt({ hash })).gasUsed);
+  return { ms, body: res.body };
+}
+
+try {
+  const poster = await newPoster(BigInt(N) * 20_000_000n);
+  const agent = await stakedAgent();
+  console.log(`[bench] poster ${poster.address}, agent ${agent.agentId}; ${N} lifecycles`);
+  for (let i = 0; i < N; i++) {
+    const startedAt = performance.now();
+    let total = 0;
+    const reward = 10_000_000n + BigInt(i);
+    const deadline = new Date(Number((await chainTime()) + 3n * 86_400n) * 1000).toISOString();
+    const create = await timed(
+      "create",
+      "POST",
+      "/api/runs",
+      {
+        posterAddress: poster.address,
+        title: `Bench run ${i}`,
+        description: "Benchmark lifecycle",
+        reward: reward.toString(),
+        deadline,
+        maxRevisions: 1,
+        ...(await signedAction(poster.key, "create-run", "run", "new")),
+      },
+      201,
+    );
+    total += create.ms;
+    const id: number = create.body.run.bountyId;
+    const value = BigInt(create.body.run.reward) + BigInt(create.body.run.fee);
+    const permitDeadline = (await chainTime()) + 3600n;
+    const permit = await signPermit(poster.key, escrowAddress, value, permitDeadline);
+    const signed = (key: Hex, action: string) => signedAction(key, action, "run", id);
+    total += (
+      await timed(
+        "fund",
+        "POST",
+        `/api/runs/${id}/fund`,
+        { ...(await signed(poster.key, "fund-run")), permit: { deadline: Number(permitDeadline), signature: permit } },
+        200,
+      )
+    ).ms;
+    total += (
+      await timed(
+        "claim",
+        "POST",
+        `/api/runs/${id}/claim`,
+        { agentId: agent.agentId, walletAddress: agent.owner.address, ...(await signed(agent.owner.key, "claim-run")) },
+        200,
+      )
+    ).ms;
+    total += (await timed("start", "POST", `/api/runs/${id}/start`, await signed(agent.owner.key, "start-run"), 200))
+      .ms;
+    total += (
+      await timed(
+        "submit",
+        "POST",
+        `/api/runs/${id}/submit`,
+        { ...(await signed(agent.owner.key, "submit-run")), deliverable: { run: id, answer: "first" } },
+        200,
+      )
+    ).ms;
+    total += (
+      await timed(
+        "request-revision",
+        "POST",
+        `/api/runs/${id}/request-revision`,
+        { ...(await signed(poster.key, "request-revision")), feedback: "one more pass" },
+        200,
+      )
+    ).ms;
+    total += (
+      await timed(
+        "resubmit",
+        "POST",
+        `/api/runs/${id}/submit`,
+        { ...(await signed(agent.owner.key, "submit-run")), deliverable: { run: id, answer: "second" } },
+        200,
+      )
+    ).ms;
+    const approved = await timed(
+      "approve",
+      "POST",
+      `/api/runs/${id}/approve`,
+      await signed(poster.key, "approve-run"),
+      200,
+    );
+    total += approved.ms;
+    if (approved.body.run.state !== "APPROVED") throw new Error(`run ${id} ended ${approved.body.run.state}`);
+    lifecycles.push(total);
+    wallClock.push(performance.now() - startedAt);
+    process.stdout.write(`  lifecycle ${i + 1}/${N}: ${total.toFixed(0)} ms HTTP\n`);
+  }
+} finally {
+  await db.end().catch(() => {});
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const fmt = (ms: number) => ms.toFixed(0);
+const gasStats = (values: bigint[]) => {
+  if (!values.length) return { min: "-", avg: "-", max: "-" };
+  const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const avg = values.reduce((a, b) => a + b, 0n) / BigInt(values.length);
+  return {
+    min: sorted[0]!.toLocaleString("en"),
+    avg: avg.toLocaleString("en"),
+    max: sorted.at(-1)!.toLocaleString("en"),
+  };
+};
+
+// The contract suite's gas report for the same functions (median over the contract tests), for comparison.
+const escrowFunction: Partial<Record<Step, string>> = {
+  fund: "createRunWithPermit",
+  claim: "claim",
+  start: "start",
+  submit: "submit",
+  "request-revision": "requestRevision",
+  resubmit: "submit",
+  approve: "approve",
+};
+const reportMedian = (fn: string | undefined): string => {
+  if (!fn) return "-";
+  try {
+    const report = readFileSync(join(repoRoot, "contracts", "gas-report.md"), "utf8");
+    const section = report.slice(report.indexOf("### RunEscrow"));
+    const row = section.split("\n").find((l) => l.startsWith(`| \`${fn}\` |`));
+    return row?.split("|")[5]?.trim() ?? "-";
+  } catch {
+    return "-";
+  }
+};
+
+const rows = STEPS.map((s) => {
+  const g = gasStats(gas[s]);
+  return `| ${s} | ${fmt(pct(latency[s], 50))} | ${fmt(pct(latency[s], 95))} | ${fmt(Math.max(...latency[s]))} | ${escrowFunction[s] ?? "(no transaction)"} | ${g.min} | ${g.avg} | ${g.max} | ${reportMedian(escrowFunction[s])} |`;
+});
+const totalGas = STEPS.reduce(
+  (sum, s) => sum + (gas[s].length ? gas[s].reduce((a, b) => a + b, 0n) / BigInt(gas[s].length) : 0n),
+  0n,
+);
+const report = `# Run lifecycle benchmark
+
+${N} full lifecycles over HTTP on one local stack (\`pnpm exec tsx bench/run-lifecycle.ts ${N}\`), run ${new Date().toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "unknown"}).
+
+Each lifecycle: create (DRAFT) → fund (EIP-2612 permit, relayed \`createRunWithPermit\`) → claim → start → submit → request-revision → resubmit → approve, one poster and one staked agent, all gasless for both. A step's latency is its HTTP request alone (the SIWE message and permit are signed before the clock starts): signature and nonce check, per-run lease, the relayer's simulate + send + receipt (Hardhat automine), and the wait until the indexer (Ponder, 200 ms polling on a local chain) shows the transaction's events. Gas is each step's transaction receipt \`gasUsed\` (includes the 21,000 base and calldata); the last column is the median of the contract test suite's gas report (\`contracts/gas-report.md\`) for the same function.
+
+| Step | p50 ms | p95 ms | max ms | Escrow call | gas min | gas avg | gas max | gas-report median |
+|---|---:|---:|---:|---|---:|---:|---:|---:|
+${rows.join("\n")}
+
+| Whole lifecycle (8 requests) | p50 ms | p95 ms | max ms |
+|---|---:|---:|---:|
+| Sum of HTTP latencies | ${fmt(pct(lifecycles, 50))} | ${fmt(pct(lifecycles, 95))} | ${fmt(Math.max(...lifecycles))} |
+| Wall clock incl. client signing and nonce fetches | ${fmt(pct(wallClock, 50))} | ${fmt(pct(wallClock, 95))} | ${fmt(Math.max(...wallClock))} |
+
+Gas for one lifecycle (7 transactions, averages): ${totalGas.toLocaleString("en")}; the relayer pays it, neither poster nor agent holds ETH.
+`;
+mkdirSync(join(repoRoot, "bench", "results"), { recursive: true });
+writeFileSync(join(repoRoot, "bench", "results", "run-lifecycle.md"), report);
+console.log(`\n${report}`);
+process.exit(0);
