@@ -337,6 +337,16 @@ describe("agents: stake, slash and the trust ladder", () => {
     await faucet(reg.walletAddress, 30_000_000n);
     const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
     const signature = await signPermit(agentKey, deployments.contracts.StakeVault.address, 30_000_000n, deadline);
+    const garbled = await api("POST", `/api/agents/${reg.agentId}/stake/permit`, {
+      body: {
+        walletAddress: reg.walletAddress,
+        amount: "30000000",
+        deadline: Number(deadline),
+        signature: `0x${"11".repeat(65)}`,
+      },
+    });
+    assert.equal(garbled.status, 400);
+    assert.equal(garbled.body.error.code, "INVALID_PERMIT");
     const res = await api("POST", `/api/agents/${reg.agentId}/stake/permit`, {
       body: { walletAddress: reg.walletAddress, amount: "30000000", deadline: Number(deadline), signature },
     });

@@ -1,11 +1,12 @@
 import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
-import { getAddress, type Hex, hexToSignature, isAddressEqual, parseEventLogs } from "viem";
+import { getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
 import { activeStake, canClaimRuns, MIN_STAKE } from "../../domain/agent-status.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
+import { splitPermitSignature } from "../../lib/permit.ts";
 import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
 import { address, baseUnits, errorResponses, hexSignature, json, jsonBody, txHash } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
@@ -146,20 +147,12 @@ export const stakeRoutes = router()
     const amount = BigInt(body.amount);
     const { agent, now } = await loadAgent(deps, id);
     assertStakeAllowed(agent, now, body.walletAddress, amount);
-    const { r, s, v, yParity } = hexToSignature(body.signature as Hex);
+    const { r, s, v } = splitPermitSignature(body.signature);
     const relayed = await deps.relayer.call(
       "StakeVault",
       StakeVaultAbi,
       "depositWithPermit",
-      [
-        BigInt(id),
-        getAddress(body.walletAddress),
-        amount,
-        BigInt(body.deadline),
-        Number(v ?? BigInt(27 + (yParity ?? 0))),
-        r,
-        s,
-      ],
+      [BigInt(id), getAddress(body.walletAddress), amount, BigInt(body.deadline), v, r, s],
       `stake-permit:${body.signature.toLowerCase()}`,
     );
     await recordStake(deps, agent, relayed.txHash, body.walletAddress, amount);

@@ -2,10 +2,11 @@
 // createRun transaction the poster sent) a run.
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { createRoute } from "@hono/zod-openapi";
-import { type Address, getAddress, type Hex, hexToSignature, isAddressEqual, parseEventLogs } from "viem";
+import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
+import { splitPermitSignature } from "../../lib/permit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { chainNow, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
@@ -80,13 +81,7 @@ async function fundWithPermit(
       `the poster holds ${balance} USDC base units; funding needs ${amount}`,
     );
   }
-  let parts: ReturnType<typeof hexToSignature>;
-  try {
-    parts = hexToSignature(permit.signature as Hex);
-  } catch {
-    throw new ApiError(400, "INVALID_PERMIT", "the permit signature is malformed");
-  }
-  const { r, s, v, yParity } = parts;
+  const { r, s, v } = splitPermitSignature(permit.signature);
   // One relayed funding per draft, ever: a retried or concurrent request gets the same transaction.
   const result = await relayEscrow(
     deps,
@@ -98,7 +93,7 @@ async function fundWithPermit(
       run.maxRevisions,
       run.requestUri,
       BigInt(permit.deadline),
-      Number(v ?? BigInt(27 + (yParity ?? 0))),
+      v,
       r,
       s,
     ],
