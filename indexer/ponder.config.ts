@@ -29,7 +29,7 @@ export default createConfig({
       id: deployments.chainId,
       rpc,
       // Local chains mine on demand: poll fast.
-      pollingInterval: local ? 200 : 2_000,
+      pollingInterval: local ? 100 : 2_000, // Ponder's minimum is 100 ms
       disableCache: local,
     },
   },

@@ -85,7 +85,7 @@ export class Relayer {
   ) {
     const chain = agentHubChain(opts.rpcUrl);
     this.account = privateKeyToAccount(opts.privateKey);
-    this.publicClient = createPublicClient({ chain, transport: http(opts.rpcUrl), pollingInterval: 100 });
+    this.publicClient = createPublicClient({ chain, transport: http(opts.rpcUrl), pollingInterval: 50 });
     this.wallet = createWalletClient({ account: this.account, chain, transport: http(opts.rpcUrl) });
   }
 
