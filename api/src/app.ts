@@ -7,17 +7,19 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv, Deps } from "./context.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { LIMITS, rateLimit } from "./lib/rate-limit.ts";
+import { PAID_PATHS as PRICED_PATHS } from "./payments/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { claimPageRoutes } from "./routes/claim-page.ts";
 import { configRoutes } from "./routes/config.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { searchRoutes } from "./routes/intelligence/search.ts";
 import { ipfsRoutes } from "./routes/ipfs.ts";
 import { runRoutes } from "./routes/runs/index.ts";
 
 /** Paid routes are priced per request instead of rate limited (spec §8). */
-const PAID_PATHS = new Set(["/api/intelligence/search", "/api/attestations/create"]);
+const PAID_PATHS = new Set<string>(PRICED_PATHS);
 
 /** Largest accepted request body; profiles and deliverable references are small. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -60,6 +62,7 @@ export function createApp(deps: Deps) {
   app.route("/", agentRoutes);
   app.route("/", runRoutes);
   app.route("/", ipfsRoutes);
+  app.route("/", searchRoutes);
   app.route("/", claimPageRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 

@@ -32,6 +32,8 @@ export const apiEnvSchema = z.object({
   /** How long a write waits for the indexer to reflect its transaction. */
   INDEXER_WAIT_MS: z.coerce.number().int().positive().default(30_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** How often each API process settles the books of x402 payments whose settlement outcome was unknown. */
+  PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
 });
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 

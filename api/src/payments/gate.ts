@@ -349,6 +349,67 @@ export class PaymentGate {
     }
   }
 
+  /**
+   * Settles the books of x402 payments whose outcome is unknown: a settlement that timed out (or a request that
+   * died mid-way) is COMPLETED with its txHash once the chain shows the authorization used, FAILED when it reverted
+   * or can no longer be mined, and a claim that never reached the chain is released. Never sends a transfer: only
+   * a client presenting the payment again (or the relayer's own tracking) can, with the same idempotency key.
+   */
+  async reconcile(): Promise<number> {
+    const rows = await this.store.unsettled(2);
+    const now = await this.clock.now();
+    for (const row of rows) {
+      const payer = row.payer as Address;
+      const nonce = row.nonce as Hex;
+      try {
+        const offer = this.offer(row.endpoint);
+        const used = await this.findUse(offer, payer, nonce);
+        if (used) {
+          await this.store.settled(payer, nonce, used, row.delivered);
+          this.deps.logger.info({ payer, nonce, tx: used }, "x402 settlement reconciled");
+          continue;
+        }
+        const validBefore = BigInt(
+          ((row.payload as { authorization?: { validBefore?: string } } | null)?.authorization?.validBefore ?? "0") ||
+            "0",
+        );
+        if (row.status === "PENDING") {
+          await this.store.releaseX402(payer, nonce);
+          continue;
+        }
+        if (row.tx_hash) {
+          const receipt = await this.deps.chain
+            .getTransactionReceipt({ hash: row.tx_hash as Hex })
+            .catch(() => undefined);
+          if (receipt?.status === "reverted") {
+            await this.store.failed(payer, nonce, row.tx_hash as Hex, "settlement reverted on chain");
+            continue;
+          }
+        }
+        if (validBefore < now) await this.store.failed(payer, nonce, undefined, "authorization expired unsettled");
+      } catch (error) {
+        this.deps.logger.warn({ payer, nonce, err: (error as Error).message }, "x402 reconcile failed");
+      }
+    }
+    return rows.length;
+  }
+
+  /** Runs reconcile() every `intervalMs` (unref'd timer); returns the stop function. */
+  startReconciler(intervalMs: number): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.reconcile()
+        .catch((error) => this.deps.logger.warn({ err: (error as Error).message }, "x402 reconcile pass failed"))
+        .finally(() => {
+          running = false;
+        });
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** The transaction that used (payer, nonce) on chain, if any. */
   async findUse(offer: Offer, payer: Address, nonce: Hex): Promise<Hex | undefined> {
     const used = await this.deps.chain.readContract({

@@ -23,6 +23,7 @@ export function paymentGate(deps: Deps): PaymentGate {
       publicUrl: deps.env.PUBLIC_URL,
       recoverer: new InlineRecoverer(),
     });
+    gate.startReconciler(deps.env.PAYMENT_RECONCILE_INTERVAL_MS);
     gates.set(deps, gate);
   }
   return gate;

@@ -55,7 +55,6 @@ export function paidRouteDocs(path: PaidPath) {
           description: `x402 v2 payment (base64 JSON): scheme exact on eip155:84532, EIP-3009 authorization of exactly ${price.usdc} USDC base units to the platform recipient. Settled on chain after a successful answer (PAYMENT-RESPONSE header).`,
         }),
     }),
-    security: [{ x402: [] }],
     responses: {
       400: {
         description: "VALIDATION_ERROR, INVALID_ENDPOINT (payment for another endpoint), NONCE_REUSED",

@@ -7,6 +7,7 @@ export interface PaymentRow {
   scheme: PaymentScheme;
   payer: string;
   nonce: string;
+  endpoint: string;
   status: "PENDING" | "SETTLING" | "COMPLETED" | "FAILED";
   delivered: boolean;
   tx_hash: string | null;

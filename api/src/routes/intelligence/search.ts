@@ -1,0 +1,120 @@
+// POST /api/intelligence/search (paid: x-payment or x402): agents by text relevance and filters, best score first.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Deps } from "../../context.ts";
+import { router } from "../../lib/openapi.ts";
+import { json, jsonBody } from "../../lib/schemas.ts";
+import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
+import { estimateMatches, type SearchFilters, searchPage } from "./search-query.ts";
+
+export const SEARCH_PATH = "/api/intelligence/search";
+export const MAX_LIMIT = 100;
+
+const tag = z.string().trim().min(1).max(64);
+const searchBody = z
+  .object({
+    query: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .openapi({
+        description:
+          "Natural language. Full-text match (english stemming, all words) over name, description, capabilities, " +
+          "tools, programming languages and domains; when nothing matches, a fuzzy (trigram) match on the name.",
+        example: "python testing",
+      }),
+    capabilities: z.array(tag).max(10).optional().openapi({ description: "The agent has all of them" }),
+    programmingLangs: z.array(tag).max(20).optional().openapi({ description: "The agent has at least one" }),
+    domains: z.array(tag).max(20).optional().openapi({ description: "The agent has at least one" }),
+    tools: z.array(tag).max(20).optional().openapi({ description: "The agent has all of them" }),
+    minScore: z.number().min(0).max(100).optional().openapi({ description: "Reputation score at least this" }),
+    minUptime: z.number().min(0).max(100).optional().openapi({ description: "30-day uptime percentage at least" }),
+    verifiedOnly: z.boolean().optional().openapi({ description: "At least one VERIFIED verification" }),
+    limit: z.number().int().min(1).max(MAX_LIMIT).default(20),
+  })
+  .openapi("SearchRequest");
+
+const searchResult = z
+  .object({
+    id: z.number(),
+    walletAddress: z.string().nullable(),
+    name: z.string(),
+    capabilities: z.array(z.string()),
+    programmingLangs: z.array(z.string()),
+    domains: z.array(z.string()),
+    tools: z.array(z.string()),
+    reputation: z.object({
+      score: z.number(),
+      completions: z.number(),
+      uptimePercentage: z.number(),
+      avgResponseTimeMs: z.number(),
+      attestationCount: z.number(),
+      attestationScore: z.number(),
+      verificationBadges: z.array(z.string()),
+    }),
+  })
+  .openapi("SearchResult");
+
+const searchResponse = z
+  .object({
+    results: z.array(searchResult),
+    total: z.number().openapi({ description: "Matching agents: exact when totalExact, else Postgres's estimate" }),
+    totalExact: z.boolean(),
+  })
+  .openapi("SearchResponse");
+
+const docs = paidRouteDocs(SEARCH_PATH);
+
+const searchRoute = createRoute({
+  method: "post",
+  path: SEARCH_PATH,
+  tags: ["intelligence"],
+  summary: "Paid agent search ($0.001: x-payment, or x402 USDC)",
+  description:
+    "Filters all apply together; results are ordered by reputation score, descending (then id). `total` is exact " +
+    "when every match fits in the page, otherwise Postgres's planner estimate (at least limit + 1).",
+  middleware: [requirePayment(SEARCH_PATH)] as const,
+  request: { headers: docs.headers, body: jsonBody(searchBody) },
+  responses: { 200: json(searchResponse, "Matching agents"), ...docs.responses },
+});
+
+const ESTIMATE_TTL_MS = 60_000;
+const ESTIMATE_ENTRIES = 5_000;
+const estimates = new WeakMap<Deps, Map<string, { at: number; value: number }>>();
+
+/** Planner estimates change slowly: one EXPLAIN per distinct filter set per minute and process. */
+async function cachedEstimate(deps: Deps, f: SearchFilters, fuzzy: boolean): Promise<number> {
+  let cache = estimates.get(deps);
+  if (!cache) {
+    cache = new Map();
+    estimates.set(deps, cache);
+  }
+  const { limit: _limit, ...rest } = f;
+  const key = JSON.stringify([rest, fuzzy]);
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < ESTIMATE_TTL_MS) return hit.value;
+  const value = await estimateMatches(deps.pool, f, fuzzy);
+  if (cache.size >= ESTIMATE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  cache.set(key, { at: Date.now(), value });
+  return value;
+}
+
+/** Single-word queries may be names with typos: the trigram fallback is tried when full text finds nothing. */
+const fuzzyCandidate = (q: string | undefined) => !!q && q.length >= 3 && q.length <= 100 && !/\s/.test(q.trim());
+
+export async function searchAgents(deps: Deps, f: SearchFilters) {
+  let fuzzy = false;
+  let page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, false);
+  if (page.results.length === 0 && fuzzyCandidate(f.query)) {
+    fuzzy = true;
+    page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, true);
+  }
+  if (!page.more) return { results: page.results, total: page.results.length, totalExact: true };
+  const estimate = await cachedEstimate(deps, f, fuzzy);
+  return { results: page.results, total: Math.max(estimate, f.limit + 1), totalExact: false };
+}
+
+export const searchRoutes = router().openapi(searchRoute, async (c) => {
+  const body = c.req.valid("json");
+  return c.json(await searchAgents(c.get("deps"), body), 200);
+});

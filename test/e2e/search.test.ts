@@ -1,0 +1,194 @@
+// POST /api/intelligence/search: paid (spec x-payment here), full text + filters over api.agent_search, score order.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { signPayment } from "@agenthub/api/client/x402";
+import type { Address } from "viem";
+import { registerAgent } from "../support/agents.ts";
+import { api, db, newWallet } from "../support/stack.ts";
+
+after(() => db.end());
+
+const SEARCH = "/api/intelligence/search";
+let recipient: Address;
+const payer = newWallet();
+
+async function search(body: Record<string, unknown>) {
+  const header = await signPayment(payer.account, { recipient, endpoint: SEARCH });
+  return api("POST", SEARCH, { body, headers: { "x-payment": header } });
+}
+
+// A marker word no other test uses, so results are exactly our agents.
+const tag = `zq${Math.random().toString(36).slice(2, 8)}`;
+type Agent = { agentId: number; walletAddress: Address };
+const agents = {} as Record<"alpha" | "beta" | "gamma", Agent>;
+
+async function setReputation(agentId: number, score: number, uptime: number) {
+  await db.query(
+    `insert into api.reputation (agent_id, score, uptime_percentage, avg_response_time_ms, attestation_count,
+       attestation_score, verification_badges)
+     values ($1, $2, $3, 120, 2, 4.5, '{}')
+     on conflict (agent_id) do update set score = $2, uptime_percentage = $3`,
+    [agentId, score, uptime],
+  );
+}
+
+before(async () => {
+  recipient = (await api("GET", "/api/config")).body.platformRecipient;
+  const profiles = {
+    alpha: {
+      name: `Alphaworks-${tag}`,
+      description: `Writes python test suites. ${tag}`,
+      capabilities: ["Coding", "Testing"],
+      programmingLangs: ["Python"],
+      domains: ["finance"],
+      tools: ["git", "docker"],
+    },
+    beta: {
+      name: `Betamind-${tag}`,
+      description: `Research summaries about markets. ${tag}`,
+      capabilities: ["research"],
+      programmingLangs: ["rust"],
+      domains: ["healthcare"],
+      tools: ["git"],
+    },
+    gamma: {
+      name: `Gammaray-${tag}`,
+      description: `Audits smart contracts. ${tag}`,
+      capabilities: ["coding", "security-audit"],
+      programmingLangs: ["solidity", "rust"],
+      domains: ["defi", "finance"],
+      tools: ["foundry", "git", "docker"],
+    },
+  };
+  for (const [key, profile] of Object.entries(profiles))
+    agents[key as keyof typeof profiles] = await registerAgent(profile);
+  await setReputation(agents.alpha.agentId, 70, 99);
+  await setReputation(agents.beta.agentId, 90, 80);
+  await setReputation(agents.gamma.agentId, 40, 95);
+  await db.query(
+    `insert into api.verification (agent_id, type, status, domain, badge, created_at, verified_at, expires_at)
+     values ($1, 'domain', 'VERIFIED', $2, 'domain-verified', now(), now(), now() + interval '1 year')`,
+    [agents.gamma.agentId, `${tag}.example`],
+  );
+});
+
+const ids = (res: { body: { results: { id: number }[] } }) => res.body.results.map((r) => r.id);
+
+describe("search: text and filters", () => {
+  it("matches the query by full text and orders by score descending", async () => {
+    const res = await search({ query: tag });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(ids(res), [agents.beta.agentId, agents.alpha.agentId, agents.gamma.agentId]);
+    assert.equal(res.body.total, 3);
+    assert.equal(res.body.totalExact, true);
+    const alpha = res.body.results[1];
+    assert.equal(alpha.walletAddress, agents.alpha.walletAddress);
+    assert.equal(alpha.name, `Alphaworks-${tag}`);
+    assert.deepEqual(alpha.capabilities, ["Coding", "Testing"]);
+    assert.deepEqual(alpha.programmingLangs, ["Python"]);
+    assert.deepEqual(alpha.reputation, {
+      score: 70,
+      completions: 0,
+      uptimePercentage: 99,
+      avgResponseTimeMs: 120,
+      attestationCount: 2,
+      attestationScore: 4.5,
+      verificationBadges: [],
+    });
+  });
+
+  it("stems natural language: 'testing python' finds the agent that writes python test suites", async () => {
+    const res = await search({ query: `${tag} testing python` });
+    assert.deepEqual(ids(res), [agents.alpha.agentId]);
+  });
+
+  it("capabilities and tools are all-of, programmingLangs and domains any-of, tags case-insensitive", async () => {
+    assert.deepEqual(ids(await search({ query: tag, capabilities: ["coding"] })), [
+      agents.alpha.agentId,
+      agents.gamma.agentId,
+    ]);
+    assert.deepEqual(ids(await search({ query: tag, capabilities: ["CODING", "security-audit"] })), [
+      agents.gamma.agentId,
+    ]);
+    assert.deepEqual(ids(await search({ query: tag, programmingLangs: ["python", "solidity"] })), [
+      agents.alpha.agentId,
+      agents.gamma.agentId,
+    ]);
+    assert.deepEqual(ids(await search({ query: tag, domains: ["healthcare", "defi"] })), [
+      agents.beta.agentId,
+      agents.gamma.agentId,
+    ]);
+    assert.deepEqual(ids(await search({ query: tag, tools: ["git", "docker"] })), [
+      agents.alpha.agentId,
+      agents.gamma.agentId,
+    ]);
+    assert.deepEqual(ids(await search({ query: tag, tools: ["git", "docker", "foundry"] })), [agents.gamma.agentId]);
+  });
+
+  it("minScore, minUptime and verifiedOnly", async () => {
+    assert.deepEqual(ids(await search({ query: tag, minScore: 70 })), [agents.beta.agentId, agents.alpha.agentId]);
+    assert.deepEqual(ids(await search({ query: tag, minUptime: 95 })), [agents.alpha.agentId, agents.gamma.agentId]);
+    assert.deepEqual(ids(await search({ query: tag, verifiedOnly: true })), [agents.gamma.agentId]);
+    assert.deepEqual(ids(await search({ query: tag, minScore: 50, verifiedOnly: true })), []);
+  });
+
+  it("follows reputation changes (the search index is kept in sync by triggers)", async () => {
+    await setReputation(agents.gamma.agentId, 95, 95);
+    assert.deepEqual(ids(await search({ query: tag })), [
+      agents.gamma.agentId,
+      agents.beta.agentId,
+      agents.alpha.agentId,
+    ]);
+    await setReputation(agents.gamma.agentId, 40, 95);
+  });
+
+  it("a misspelt single-word name falls back to trigram similarity", async () => {
+    const res = await search({ query: `Betamnd-${tag}` });
+    assert.equal(res.status, 200);
+    // Full text finds nothing for the typo; trigram similarity finds Betamind (and, through the shared marker,
+    // its siblings), still ordered by score.
+    assert.equal(ids(res)[0], agents.beta.agentId);
+    const none = await search({ query: `Qwxyzv-${Math.random().toString(36).slice(2, 10)}` });
+    assert.deepEqual(none.body, { results: [], total: 0, totalExact: true });
+  });
+
+  it("limit cuts the page; total then is an estimate of at least limit + 1", async () => {
+    const res = await search({ query: tag, limit: 2 });
+    assert.deepEqual(ids(res), [agents.beta.agentId, agents.alpha.agentId]);
+    assert.equal(res.body.totalExact, false);
+    assert.ok(res.body.total >= 3);
+  });
+
+  it("filters without a query search every agent", async () => {
+    const res = await search({ capabilities: ["security-audit"], domains: ["defi"], tools: ["foundry"], limit: 100 });
+    assert.equal(res.status, 200);
+    assert.ok(ids(res).includes(agents.gamma.agentId));
+    const scores = res.body.results.map((r: { reputation: { score: number } }) => r.reputation.score);
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
+  });
+
+  it("validates the body (limit 1-100, types) with 400 VALIDATION_ERROR, and the payment is not consumed", async () => {
+    const header = await signPayment(payer.account, { recipient, endpoint: SEARCH });
+    for (const body of [{ limit: 101 }, { limit: 0 }, { capabilities: "coding" }, { minScore: "high" }]) {
+      const res = await api("POST", SEARCH, { body, headers: { "x-payment": header } });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error.code, "VALIDATION_ERROR");
+    }
+    const ok = await api("POST", SEARCH, { body: { query: tag }, headers: { "x-payment": header } });
+    assert.equal(ok.status, 200);
+  });
+
+  it("is described in the OpenAPI document with the payment headers and the 402 answer", async () => {
+    const doc = (await api("GET", "/openapi.json")).body;
+    const op = doc.paths[SEARCH].post;
+    const headers = op.parameters.filter((p: { in: string }) => p.in === "header").map((p: { name: string }) => p.name);
+    assert.ok(headers.includes("x-payment"));
+    assert.ok(headers.includes("payment-signature"));
+    assert.ok(op.responses["402"]);
+    assert.ok(op.responses["402"].headers["PAYMENT-REQUIRED"]);
+    assert.ok(op.requestBody.content["application/json"].schema);
+  });
+});
