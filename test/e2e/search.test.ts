@@ -27,7 +27,8 @@ async function setReputation(agentId: number, score: number, uptime: number) {
     `insert into api.reputation (agent_id, score, uptime_percentage, avg_response_time_ms, attestation_count,
        attestation_score, verification_badges)
      values ($1, $2, $3, 120, 2, 4.5, '{}')
-     on conflict (agent_id) do update set score = $2, uptime_percentage = $3`,
+     on conflict (agent_id) do update set score = $2, uptime_percentage = $3, avg_response_time_ms = 120,
+       attestation_count = 2, attestation_score = 4.5, verification_badges = '{}'`,
     [agentId, score, uptime],
   );
 }
@@ -152,11 +153,37 @@ describe("search: text and filters", () => {
     assert.deepEqual(none.body, { results: [], total: 0, totalExact: true });
   });
 
-  it("limit cuts the page; total then is an estimate of at least limit + 1", async () => {
+  it("limit cuts the page; total stays exact up to 100 matches", async () => {
     const res = await search({ query: tag, limit: 2 });
     assert.deepEqual(ids(res), [agents.beta.agentId, agents.alpha.agentId]);
-    assert.equal(res.body.totalExact, false);
-    assert.ok(res.body.total >= 3);
+    assert.equal(res.body.total, 3);
+    assert.equal(res.body.totalExact, true);
+  });
+
+  it("above 100 matches, total is Postgres's estimate", async () => {
+    const crowd = `zc${Math.random().toString(36).slice(2, 8)}`;
+    const base = 900_000_000 + Math.floor(Math.random() * 1_000_000) * 200;
+    await db.query(
+      `insert into api.agent_profile (agent_id, name, description, capabilities, metadata_cid)
+       select $1::bigint + i, 'crowd-' || i, $2, '{crowd}', 'bafkreicrowd' || i from generate_series(1, 150) i`,
+      [base, `member of the ${crowd} crowd`],
+    );
+    try {
+      await db.query("analyze api.agent_search");
+      const res = await search({ query: crowd, limit: 5 });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.results.length, 5);
+      assert.equal(res.body.totalExact, false);
+      assert.ok(res.body.total >= 101, `total ${res.body.total}`);
+      const exact = await search({ query: crowd, capabilities: ["crowd"], minScore: 50, limit: 100 });
+      assert.equal(exact.body.results.length, 100);
+    } finally {
+      await db.query("delete from api.agent_profile where agent_id between $1::bigint + 1 and $1::bigint + 150", [
+        base,
+      ]);
+    }
+    const gone = await search({ query: crowd });
+    assert.deepEqual(gone.body, { results: [], total: 0, totalExact: true });
   });
 
   it("filters without a query search every agent", async () => {

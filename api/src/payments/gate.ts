@@ -71,6 +71,11 @@ export class PaymentGate {
     this.clock = new ChainClock(deps.chain);
   }
 
+  /** Which signature recovery implementation this gate uses (see recover.ts). */
+  get recoverer(): string {
+    return this.deps.recoverer.name;
+  }
+
   offer(path: string): Offer {
     const price = priceOf(path);
     if (!price) throw new Error(`no price for ${path}`);

@@ -5,7 +5,7 @@ import { errorBody } from "../errors.ts";
 import { PaymentError } from "./errors.ts";
 import { PaymentGate } from "./gate.ts";
 import type { PaidPath } from "./prices.ts";
-import { InlineRecoverer } from "./recover.ts";
+import { defaultRecoverer } from "./recover.ts";
 
 const gates = new WeakMap<Deps, PaymentGate>();
 
@@ -21,7 +21,7 @@ export function paymentGate(deps: Deps): PaymentGate {
       logger: deps.logger,
       recipient: deps.env.PLATFORM_RECIPIENT_ADDRESS as `0x${string}`,
       publicUrl: deps.env.PUBLIC_URL,
-      recoverer: new InlineRecoverer(),
+      recoverer: defaultRecoverer(),
     });
     gate.startReconciler(deps.env.PAYMENT_RECONCILE_INTERVAL_MS);
     gates.set(deps, gate);

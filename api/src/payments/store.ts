@@ -32,11 +32,13 @@ export class PaymentStore {
 
   /** Spec scheme: records the payment as COMPLETED; false when (payer, nonce) was already used. */
   async recordSpec(p: NewPayment): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `insert into api.payment (scheme, payer, nonce, recipient, amount, endpoint, status, delivered)
-       values ('agenthub', $1, $2, $3, $4, $5, 'COMPLETED', true) on conflict do nothing`,
-      [p.payer, p.nonce, p.recipient, p.amount.toString(), p.endpoint],
-    );
+    // The hot path of every spec payment: a named statement, parsed and planned once per connection.
+    const { rowCount } = await this.pool.query({
+      name: "agenthub_payment_record_spec",
+      text: `insert into api.payment (scheme, payer, nonce, recipient, amount, endpoint, status, delivered)
+             values ('agenthub', $1, $2, $3, $4, $5, 'COMPLETED', true) on conflict do nothing`,
+      values: [p.payer, p.nonce, p.recipient, p.amount.toString(), p.endpoint],
+    });
     return rowCount === 1;
   }
 

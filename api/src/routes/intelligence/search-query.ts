@@ -83,63 +83,59 @@ interface Row {
 }
 
 /**
- * One statement: the best `limit + 1` matches by score (Postgres picks between the GIN index for selective
- * filters and a walk down the score index for common ones), joined with the display columns of the first `limit`.
- * Tags are returned as the agent wrote them (api.agent_profile); api.agent_search holds them lower-cased.
+ * The ids of the best `cap` matches by score. Planned per request (custom plan): Postgres picks the GIN index for
+ * selective filters and a walk down the score index (stopping after `cap` matches) for common ones.
  */
-export async function searchPage(
-  pool: pg.Pool,
-  indexerSchema: string,
-  f: SearchFilters,
-  fuzzy: boolean,
-): Promise<{ results: SearchResult[]; more: boolean }> {
+export async function searchIds(pool: pg.Pool, f: SearchFilters, fuzzy: boolean, cap: number): Promise<string[]> {
   const { sql, params } = buildWhere(f, fuzzy);
-  params.push(f.limit + 1);
-  const fetch = `$${params.length}`;
-  params.push(f.limit);
-  const keep = `$${params.length}`;
-  const { rows } = await pool.query<Row & { n: number }>(
-    `with m as (
-       select s.agent_id, s.score, row_number() over (order by s.score desc, s.agent_id) rn
-         from (select s.agent_id, s.score from api.agent_search s ${sql}
-                order by s.score desc, s.agent_id limit ${fetch}) s
-     )
-     select m.agent_id::text, m.score, (select count(*) from m)::int n,
-            p.name, p.capabilities, p.programming_langs, p.domains, p.tools,
-            coalesce(w.wallet_address, a.wallet) wallet, coalesce(st.completions, 0)::int completions,
-            r.uptime_percentage, r.avg_response_time_ms, r.attestation_count, r.attestation_score,
-            r.verification_badges
-       from m
-       join api.agent_profile p on p.agent_id = m.agent_id
-       left join api.reputation r on r.agent_id = m.agent_id
-       left join api.agent_wallet w on w.agent_id = m.agent_id
-       left join ${indexerSchema}.agent a on a.id = m.agent_id
-       left join ${indexerSchema}.agent_run_stats st on st.agent_id = m.agent_id
-      where m.rn <= ${keep}
-      order by m.rn`,
+  params.push(cap);
+  const { rows } = await pool.query<{ agent_id: string }>(
+    `select s.agent_id::text from api.agent_search s ${sql} order by s.score desc, s.agent_id limit $${params.length}`,
     params,
   );
-  return {
-    more: (rows[0]?.n ?? 0) > f.limit,
-    results: rows.map((r) => ({
-      id: Number(r.agent_id),
-      walletAddress: r.wallet ? getAddress(r.wallet) : null,
-      name: r.name,
-      capabilities: r.capabilities,
-      programmingLangs: r.programming_langs,
-      domains: r.domains,
-      tools: r.tools,
-      reputation: {
-        score: r.score,
-        completions: r.completions,
-        uptimePercentage: r.uptime_percentage ?? 0,
-        avgResponseTimeMs: r.avg_response_time_ms ?? 0,
-        attestationCount: r.attestation_count ?? 0,
-        attestationScore: r.attestation_score ?? 0,
-        verificationBadges: r.verification_badges ?? [],
-      },
-    })),
-  };
+  return rows.map((r) => r.agent_id);
+}
+
+/**
+ * Display columns of a page of agents, in the given order. Fixed shape: a named prepared statement, planned once per
+ * connection. Tags come back as the agent wrote them (api.agent_profile; api.agent_search holds them lower-cased).
+ */
+export async function searchDetails(pool: pg.Pool, indexerSchema: string, ids: string[]): Promise<SearchResult[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await pool.query<Row>({
+    name: `agenthub_search_details_${indexerSchema}`,
+    text: `select u.agent_id::text, s.score, p.name, p.capabilities, p.programming_langs, p.domains, p.tools,
+                  coalesce(w.wallet_address, a.wallet) wallet, coalesce(st.completions, 0)::int completions,
+                  r.uptime_percentage, r.avg_response_time_ms, r.attestation_count, r.attestation_score,
+                  r.verification_badges
+             from unnest($1::bigint[]) with ordinality u(agent_id, ord)
+             join api.agent_search s on s.agent_id = u.agent_id
+             join api.agent_profile p on p.agent_id = u.agent_id
+             left join api.reputation r on r.agent_id = u.agent_id
+             left join api.agent_wallet w on w.agent_id = u.agent_id
+             left join ${indexerSchema}.agent a on a.id = u.agent_id
+             left join ${indexerSchema}.agent_run_stats st on st.agent_id = u.agent_id
+            order by u.ord`,
+    values: [ids],
+  });
+  return rows.map((r) => ({
+    id: Number(r.agent_id),
+    walletAddress: r.wallet ? getAddress(r.wallet) : null,
+    name: r.name,
+    capabilities: r.capabilities,
+    programmingLangs: r.programming_langs,
+    domains: r.domains,
+    tools: r.tools,
+    reputation: {
+      score: r.score,
+      completions: r.completions,
+      uptimePercentage: r.uptime_percentage ?? 0,
+      avgResponseTimeMs: r.avg_response_time_ms ?? 0,
+      attestationCount: r.attestation_count ?? 0,
+      attestationScore: r.attestation_score ?? 0,
+      verificationBadges: r.verification_badges ?? [],
+    },
+  }));
 }
 
 /** Postgres's estimate of how many agents match (EXPLAIN, no execution). */

@@ -4,7 +4,7 @@ import type { Deps } from "../../context.ts";
 import { router } from "../../lib/openapi.ts";
 import { json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
-import { estimateMatches, type SearchFilters, searchPage } from "./search-query.ts";
+import { estimateMatches, type SearchFilters, searchDetails, searchIds } from "./search-query.ts";
 
 export const SEARCH_PATH = "/api/intelligence/search";
 export const MAX_LIMIT = 100;
@@ -72,7 +72,7 @@ const searchRoute = createRoute({
   summary: "Paid agent search ($0.001: x-payment, or x402 USDC)",
   description:
     "Filters all apply together; results are ordered by reputation score, descending (then id). `total` is exact " +
-    "when every match fits in the page, otherwise Postgres's planner estimate (at least limit + 1).",
+    "up to 100 matches (or `limit`), above that Postgres's planner estimate (`totalExact: false`).",
   middleware: [requirePayment(SEARCH_PATH)] as const,
   request: { headers: docs.headers, body: jsonBody(searchBody) },
   responses: { 200: json(searchResponse, "Matching agents"), ...docs.responses },
@@ -102,16 +102,21 @@ async function cachedEstimate(deps: Deps, f: SearchFilters, fuzzy: boolean): Pro
 /** Single-word queries may be names with typos: the trigram fallback is tried when full text finds nothing. */
 const fuzzyCandidate = (q: string | undefined) => !!q && q.length >= 3 && q.length <= 100 && !/\s/.test(q.trim());
 
+/** Up to this many matches are counted exactly (they come with the page query at no extra cost). */
+export const EXACT_TOTAL_UP_TO = 100;
+
 export async function searchAgents(deps: Deps, f: SearchFilters) {
+  const cap = Math.max(f.limit, EXACT_TOTAL_UP_TO) + 1;
   let fuzzy = false;
-  let page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, false);
-  if (page.results.length === 0 && fuzzyCandidate(f.query)) {
+  let ids = await searchIds(deps.pool, f, false, cap);
+  if (ids.length === 0 && fuzzyCandidate(f.query)) {
     fuzzy = true;
-    page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, true);
+    ids = await searchIds(deps.pool, f, true, cap);
   }
-  if (!page.more) return { results: page.results, total: page.results.length, totalExact: true };
+  const results = await searchDetails(deps.pool, deps.env.INDEXER_SCHEMA, ids.slice(0, f.limit));
+  if (ids.length < cap) return { results, total: ids.length, totalExact: true };
   const estimate = await cachedEstimate(deps, f, fuzzy);
-  return { results: page.results, total: Math.max(estimate, f.limit + 1), totalExact: false };
+  return { results, total: Math.max(estimate, cap), totalExact: false };
 }
 
 export const searchRoutes = router().openapi(searchRoute, async (c) => {

@@ -1,0 +1,84 @@
+// Signature recovery throughput for the spec Payment (EIP-712): viem vs @noble/curves directly vs libsecp256k1
+// (native, `secp256k1` npm) inline, and a worker-thread pool. Run: tsx bench/recover.ts [count]
+import { cpus } from "node:os";
+import { parseSignature, recoverAddress } from "@agenthub/api/payments/eip712";
+import { PAID_PATHS } from "@agenthub/api/payments/prices";
+import { nativeRecoverer, WorkerRecoverer } from "@agenthub/api/payments/recover";
+import { SPEC_PAYMENT_TYPES, specDomain, specPaymentStruct } from "@agenthub/api/payments/spec-scheme";
+import { recoverTypedDataAddress, zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+
+const count = Number(process.argv[2] ?? 4000);
+const account = privateKeyToAccount(generatePrivateKey());
+const recipient = privateKeyToAccount(generatePrivateKey()).address;
+const domain = specDomain(84532);
+const items = await Promise.all(
+  Array.from({ length: 200 }, async (_, i) => {
+    const message = {
+      payer: account.address,
+      recipient,
+      amount: 1_000_000_000_000_000n,
+      endpoint: PAID_PATHS[0] as string,
+      nonce: `bench-${i}`,
+    };
+    const signature = await account.signTypedData({
+      domain,
+      types: SPEC_PAYMENT_TYPES,
+      primaryType: "Payment",
+      message,
+    });
+    return { message, signature };
+  }),
+);
+const struct = specPaymentStruct(84532);
+
+async function measure(name: string, fn: (i: number) => Promise<unknown> | unknown, concurrent = false) {
+  for (let i = 0; i < 200; i++) await fn(i); // warm-up
+  const started = performance.now();
+  if (concurrent) {
+    await Promise.all(Array.from({ length: count }, (_, i) => fn(i)));
+  } else {
+    for (let i = 0; i < count; i++) await fn(i);
+  }
+  const ms = performance.now() - started;
+  const perSec = Math.round((count / ms) * 1000);
+  console.log(`| ${name} | ${perSec.toLocaleString("en-US")} | ${((ms * 1000) / count).toFixed(0)} µs |`);
+  return perSec;
+}
+
+const check = (addr: string) => {
+  if (addr !== account.address) throw new Error(`recovered ${addr}`);
+};
+
+console.log(`cpus: ${cpus().length} x ${cpus()[0]?.model}; node ${process.version}; ${count} recoveries each\n`);
+console.log("| method | recoveries/s | per recovery |\n|---|---:|---:|");
+await measure("viem recoverTypedDataAddress (hash + recover)", async (i) => {
+  const it = items[i % items.length]!;
+  check(await recoverTypedDataAddress({ domain, types: SPEC_PAYMENT_TYPES, primaryType: "Payment", ...it }));
+});
+await measure("EIP-712 digest only (precomputed domain, bytes)", (i) =>
+  struct.digest(items[i % items.length]!.message),
+);
+await measure("digest + @noble/curves recover, inline", (i) => {
+  const it = items[i % items.length]!;
+  check(recoverAddress(struct.digest(it.message), parseSignature(it.signature)));
+});
+const native = nativeRecoverer();
+if (native) {
+  await measure("digest + libsecp256k1 (native) recover, inline", async (i) => {
+    const it = items[i % items.length]!;
+    check(await native.recover(struct.digest(it.message), parseSignature(it.signature)));
+  });
+}
+for (const threads of [1, 2]) {
+  const pool = new WorkerRecoverer(threads, "noble");
+  await measure(
+    `digest inline + @noble/curves recover in ${threads} worker thread(s), all in flight`,
+    async (i) => {
+      const it = items[i % items.length]!;
+      check(await pool.recover(struct.digest(it.message), parseSignature(it.signature)));
+    },
+    true,
+  );
+  await pool.close();
+}

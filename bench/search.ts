@@ -1,0 +1,393 @@
+// Benchmark: paid agent search end to end at 1,000,000 agents.
+//   pnpm exec tsx bench/search.ts [agents=1000000]     env: BENCH_DURATION (s, 10), BENCH_CONNECTIONS (16)
+// Embedded PostgreSQL 18 with the API's migrations, seeded by bench/seed-agents.sql (set-based SQL, not the API);
+// the API (bench/search-server.ts: createApp + two bench routes) runs in its own process; autocannon drives it with
+// a fresh signed x-payment (spec EIP-712 Payment) per request. Writes bench/results/search.md.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { type Hex, keccak256, toHex, zeroAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { migrate } from "../api/src/db/migrate.ts";
+import { specPaymentStruct } from "../api/src/payments/spec-scheme.ts";
+import { repoRoot } from "../scripts/lib/chain.ts";
+import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
+import { freePort } from "../scripts/lib/stack.ts";
+
+const N = Number(process.argv[2] ?? process.env.BENCH_AGENTS ?? 1_000_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WARMUP = 3;
+const dir = mkdtempSync(join(tmpdir(), "agenthub-bench-search-"));
+const log = (msg: string) => console.log(`[bench] ${msg}`);
+const started = new Date();
+
+async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  const t = performance.now();
+  const v = await fn();
+  log(`${what}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return v;
+}
+
+// ---------- database ----------
+const db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: await freePort(), log });
+const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+let api: ChildProcess | undefined;
+
+const seedTimes: Record<string, number> = {};
+async function seed(): Promise<void> {
+  await migrate(pool);
+  await pool.query(`
+    create schema chain;
+    create table chain.agent (id numeric(78,0) primary key, wallet text not null);
+    create table chain.agent_run_stats (agent_id numeric(78,0) primary key, completions int not null);`);
+  const client = await pool.connect();
+  try {
+    // Bulk load without secondary indexes, then build them once (definitions read back from the catalog).
+    const { rows: indexes } = await client.query<{ name: string; def: string }>(
+      `select i.indexrelid::regclass::text name, pg_get_indexdef(i.indexrelid) def
+         from pg_index i join pg_class t on t.oid = i.indrelid join pg_namespace n on n.oid = t.relnamespace
+        where n.nspname = 'api' and t.relname in ('agent_profile', 'agent_search', 'agent_wallet', 'reputation',
+              'verification')
+          and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
+    );
+    for (const ix of indexes) await client.query(`drop index ${ix.name}`);
+    const sql = readFileSync(join(repoRoot, "bench", "seed-agents.sql"), "utf8").replace(/:n\b/g, String(N));
+    let t = performance.now();
+    await client.query(sql);
+    await client.query(
+      `insert into chain.agent_run_stats select i, (random() * 50)::int from generate_series(1, ${N}, 3) i`,
+    );
+    seedTimes.rows = performance.now() - t;
+    t = performance.now();
+    await client.query("set maintenance_work_mem = '512MB'");
+    for (const ix of indexes) await client.query(ix.def);
+    seedTimes.indexes = performance.now() - t;
+    t = performance.now();
+    for (const table of ["agent_search", "agent_profile", "reputation", "agent_wallet", "verification"])
+      await client.query(`vacuum analyze api.${table}`);
+    await client.query("vacuum analyze chain.agent_run_stats");
+    seedTimes.vacuum = performance.now() - t;
+  } finally {
+    client.release();
+  }
+  log(
+    `seeded ${N} agents: rows ${(seedTimes.rows! / 1000).toFixed(1)} s, indexes ${(seedTimes.indexes! / 1000).toFixed(1)} s, vacuum analyze ${(seedTimes.vacuum! / 1000).toFixed(1)} s`,
+  );
+}
+
+// ---------- payments ----------
+const recipient = privateKeyToAccount(`0x${"42".repeat(32)}`).address;
+const payers = Array.from({ length: 8 }, () => {
+  const key = randomBytes(32);
+  return { key, address: privateKeyToAccount(toHex(key)).address };
+});
+const require = (await import("node:module")).createRequire(import.meta.url);
+const secp = require(require.resolve("secp256k1", { paths: [join(repoRoot, "api")] })) as {
+  ecdsaSign(msg: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number };
+};
+const struct = specPaymentStruct(84532);
+let nonceCounter = 0;
+
+/** `count` fresh x-payment headers for `endpoint` (libsecp256k1 signing; viem signs the same bytes, slower). */
+function signHeaders(endpoint: string, count: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const payer = payers[i % payers.length]!;
+    const message = {
+      payer: payer.address,
+      recipient,
+      amount: 1_000_000_000_000_000n,
+      endpoint,
+      nonce: `bench-${nonceCounter++}`,
+    };
+    const { signature, recid } = secp.ecdsaSign(struct.digest(message), payer.key);
+    out.push(
+      JSON.stringify({
+        ...message,
+        amount: message.amount.toString(),
+        signature: `${toHex(signature)}${(27 + recid).toString(16)}`,
+      }),
+    );
+  }
+  return out;
+}
+
+// ---------- API process ----------
+async function startApiProcess(): Promise<string> {
+  const port = await freePort();
+  const deploymentsFile = join(dir, "deployments.json");
+  const address = (i: number) => `0x${(i + 1).toString(16).padStart(40, "0")}`;
+  writeFileSync(
+    deploymentsFile,
+    JSON.stringify({
+      network: "bench",
+      chainId: 84532,
+      usdc: { address: address(100), name: "USDC", version: "2", decimals: 6 },
+      treasury: recipient,
+      startBlock: 0,
+      contracts: Object.fromEntries(
+        [
+          "AgentIdentity",
+          "StakeVault",
+          "RunEscrow",
+          "InsurancePool",
+          "AgentHubToken",
+          "AgentHubTimelock",
+          "AgentHubGovernor",
+        ].map((name, i) => [name, { address: address(i), startBlock: 0 }]),
+      ),
+      deployedAt: new Date().toISOString(),
+    }),
+  );
+  const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
+  api = spawn(tsx, ["bench/search-server.ts"], {
+    cwd: repoRoot,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      DEPLOYMENTS_FILE: deploymentsFile,
+      RPC_URL: "http://127.0.0.1:9", // the spec scheme never touches the chain
+      RELAYER_URL: "http://127.0.0.1:9",
+      RELAYER_TOKEN: "bench-relayer-token-000",
+      ADMIN_TOKEN: "bench-admin-token-000000",
+      KEY_ENCRYPTION_KEY: `0x${"11".repeat(32)}`,
+      PLATFORM_RECIPIENT_ADDRESS: recipient,
+      INDEXER_SCHEMA: "chain",
+      JOBS_ENABLED: "false",
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      NODE_ENV: "production",
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`${url}/bench/static`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return url;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("bench API did not start");
+}
+
+// ---------- scenarios ----------
+const pick = <T>(a: readonly T[]) => a[Math.floor(Math.random() * a.length)]!;
+const COMMON_WORDS = ["python", "coding", "research", "finance", "docker", "typescript", "git", "writing"];
+const CAPS = ["coding", "research", "writing", "data-analysis", "testing", "code-review", "translation", "design"];
+const LANGS = ["python", "typescript", "javascript", "rust", "go", "java", "solidity"];
+const DOMAINS = ["finance", "defi", "healthcare", "gaming", "legal", "education"];
+
+interface Scenario {
+  name: string;
+  description: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: () => unknown;
+  paid?: string; // endpoint the payments are signed for
+}
+
+const SEARCH = "/api/intelligence/search";
+const scenarios: Scenario[] = [
+  {
+    name: "static JSON, unpaid (baseline)",
+    description: "GET /bench/static on the same Hono app",
+    method: "GET",
+    path: "/bench/static",
+  },
+  {
+    name: "payment only",
+    description: "POST /bench/paid: requirePayment + empty handler (signature recovery + replay insert)",
+    method: "POST",
+    path: "/bench/paid",
+    body: () => ({}),
+    paid: "/bench/paid",
+  },
+  {
+    name: "search: rare term",
+    description: 'query "kw<0-19999>" (~50 matching agents each)',
+    method: "POST",
+    path: SEARCH,
+    body: () => ({ query: `kw${Math.floor(Math.random() * 20000)}` }),
+    paid: SEARCH,
+  },
+  {
+    name: "search: common term",
+    description: `query one of ${COMMON_WORDS.join(", ")} (9-49% of agents)`,
+    method: "POST",
+    path: SEARCH,
+    body: () => ({ query: pick(COMMON_WORDS) }),
+    paid: SEARCH,
+  },
+  {
+    name: "search: filters only",
+    description: "capabilities [1 of 8], programmingLangs [2 of 7], minScore 0-80",
+    method: "POST",
+    path: SEARCH,
+    body: () => ({
+      capabilities: [pick(CAPS)],
+      programmingLangs: [pick(LANGS), pick(LANGS)],
+      minScore: Math.floor(Math.random() * 80),
+    }),
+    paid: SEARCH,
+  },
+  {
+    name: "search: combined",
+    description: "common word + capabilities + domains + minUptime 90 + verifiedOnly (half of the requests)",
+    method: "POST",
+    path: SEARCH,
+    body: () => ({
+      query: pick(COMMON_WORDS),
+      capabilities: [pick(CAPS)],
+      domains: [pick(DOMAINS)],
+      minUptime: 90,
+      verifiedOnly: Math.random() < 0.5,
+      limit: 20,
+    }),
+    paid: SEARCH,
+  },
+];
+
+interface Outcome {
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : Number.NaN;
+
+async function run(url: string, s: Scenario, connections: number, duration: number, headers: string[]) {
+  let next = 0;
+  const latencies: number[] = [];
+  let errors = 0;
+  let instance!: autocannon.Instance;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url,
+        connections,
+        duration,
+        requests: [
+          {
+            method: s.method,
+            path: s.path,
+            setupRequest: (req) => {
+              const h: Record<string, string> = { "content-type": "application/json" };
+              if (s.paid) h["x-payment"] = headers[next++ % headers.length]!;
+              return { ...req, headers: h, body: s.body ? JSON.stringify(s.body()) : undefined } as typeof req;
+            },
+          },
+        ],
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+  });
+  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
+    latencies.push(ms);
+    if (status >= 300) errors++;
+  });
+  const result = await done;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    rps: latencies.length / result.duration,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    errors: errors + result.errors + result.timeouts,
+  } satisfies Outcome;
+}
+
+async function explain(s: Scenario): Promise<string> {
+  if (s.path !== SEARCH) return "";
+  const { buildWhere } = await import("../api/src/routes/intelligence/search-query.ts");
+  const { sql, params } = buildWhere(s.body!() as never);
+  const { rows } = await pool.query(
+    `explain (analyze, costs off, timing on) select s.agent_id from api.agent_search s ${sql}
+      order by s.score desc, s.agent_id limit 21`,
+    params,
+  );
+  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+}
+
+// ---------- main ----------
+const results: { s: Scenario; single: Outcome; loaded: Outcome; plan: string }[] = [];
+try {
+  await timed("migrate + seed", seed);
+  const url = await startApiProcess();
+  for (const s of scenarios) {
+    // Enough fresh payments for the warm-up and both runs at up to 3,000 requests/s.
+    const headers = s.paid ? signHeaders(s.paid, (WARMUP + 2 * DURATION) * 3000) : [];
+    await run(url, s, CONNECTIONS, WARMUP, headers.splice(0, WARMUP * 3000));
+    const single = await run(url, s, 1, DURATION, headers.splice(0, DURATION * 3000));
+    const loaded = await run(url, s, CONNECTIONS, DURATION, headers);
+    const plan = await explain(s);
+    results.push({ s, single, loaded, plan });
+    log(
+      `${s.name}: 1 conn p50 ${single.p50} p95 ${single.p95} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50} p95 ${loaded.p95} p99 ${loaded.p99} ms, errors ${loaded.errors}`,
+    );
+  }
+  const count = async (sql: string) => (await pool.query(sql)).rows[0].n as string;
+  const payments = await count("select count(*)::text n from api.payment");
+  const base = results[0]!.loaded.rps;
+  const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 1 : 0) : "-");
+  const table = results
+    .map(
+      ({ s, single, loaded }) =>
+        `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${(loaded.rps / base).toFixed(2)} | ${loaded.errors} |`,
+    )
+    .join("\n");
+  const md = `# Paid search benchmark
+
+${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (default settings, shared_buffers 128 MB) with the
+API's migrations, seeded by \`bench/seed-agents.sql\`; the API (\`bench/search-server.ts\`: \`createApp\` plus a static
+and a payment-only route on the same app) in one Node ${process.version} process; autocannon in the benchmark process.
+Every paid request carries a fresh spec \`x-payment\` (EIP-712 Payment, unique nonce), verified and recorded in
+\`api.payment\`. Run ${started.toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model}), shared by Postgres,
+the API and autocannon; load average at the end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (other work on the
+machine included).
+
+\`pnpm exec tsx bench/search.ts ${N}\` (BENCH_DURATION=${DURATION}, BENCH_CONNECTIONS=${CONNECTIONS})
+
+Seeding: rows ${(seedTimes.rows! / 1000).toFixed(0)} s, indexes ${(seedTimes.indexes! / 1000).toFixed(0)} s,
+vacuum analyze ${(seedTimes.vacuum! / 1000).toFixed(0)} s.
+
+| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | non-2xx |
+|---|---:|---:|---:|---:|---:|---:|---:|
+${table}
+
+Payments recorded during the run: ${payments}.
+
+Targets: p95 < 30 ms for any query, >= 1,000 paid searches/s.
+
+## Scenarios
+
+${scenarios.map((s) => `- **${s.name}**: ${s.description}`).join("\n")}
+
+## Sample plans (EXPLAIN ANALYZE of the page query)
+
+${results
+  .filter((r) => r.plan)
+  .map((r) => `### ${r.s.name}\n\n\`\`\`\n${r.plan}\n\`\`\``)
+  .join("\n\n")}
+`;
+  mkdirSync(join(repoRoot, "bench", "results"), { recursive: true });
+  writeFileSync(join(repoRoot, "bench", "results", "search.md"), md);
+  log("wrote bench/results/search.md");
+} finally {
+  api?.kill("SIGTERM");
+  await pool.end();
+  await db.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
