@@ -63,7 +63,7 @@ ponder.on("InsurancePool:ClaimPaid", async ({ event, context }) => {
     const left = row.amount - amount;
     return {
       amount: left,
-      pendingWithdrawal: row.pendingWithdrawal > left ? left : row.pendingWithdrawal,
+      pendingWithdrawal: Math.min(row.pendingWithdrawal, left),
       updatedAt: ts,
     };
   });

@@ -65,7 +65,7 @@ ponder.on("StakeVault:Slashed", async ({ event, context }) => {
     .values({ ...current, amount: remaining })
     .onConflictDoUpdate({
       amount: remaining,
-      pendingWithdrawal: current.pendingWithdrawal > remaining ? remaining : current.pendingWithdrawal,
+      pendingWithdrawal: Math.min(current.pendingWithdrawal, remaining),
       totalSlashed: current.totalSlashed + amount,
       slashCount: current.slashCount + 1,
       fullSlashCount: current.fullSlashCount + (bps >= FULL_SLASH_BPS ? 1 : 0),

@@ -88,7 +88,7 @@ export async function deployAll(opts: DeployOptions): Promise<Deployments> {
     opts.relayer,
     timelock,
   ]);
-  const insurance = await deploy("InsurancePool", abis.InsurancePoolAbi as Abi, bytecode.InsurancePoolBytecode, [
+  await deploy("InsurancePool", abis.InsurancePoolAbi as Abi, bytecode.InsurancePoolBytecode, [
     usdc.address,
     escrow,
     identity,

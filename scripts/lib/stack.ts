@@ -163,7 +163,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     const relayer = spawnService("relayer", tsx, ["src/main.ts"], join(repoRoot, "relayer"));
     await waitFor("relayer", async () => {
-      if (relayer.child.exitCode !== null) throw new FatalWait("relayer exited with " + relayer.child.exitCode);
+      if (relayer.child.exitCode !== null) throw new FatalWait(`relayer exited with ${relayer.child.exitCode}`);
       return (await fetch(`${env.RELAYER_URL}/health`)).ok || undefined;
     });
     log(`relayer    ${env.RELAYER_URL}`);
@@ -190,7 +190,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await waitFor(
       "indexer",
       async () => {
-        if (ponder.child.exitCode !== null) throw new FatalWait("indexer exited with " + ponder.child.exitCode);
+        if (ponder.child.exitCode !== null) throw new FatalWait(`indexer exited with ${ponder.child.exitCode}`);
         return (await fetch(`http://127.0.0.1:${indexerPort}/health`)).ok || undefined;
       },
       { timeoutMs: 120_000 },
@@ -200,7 +200,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const api = spawnService("api", tsx, ["src/main.ts"], join(repoRoot, "api"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     await waitFor("api", async () => {
-      if (api.child.exitCode !== null) throw new FatalWait("api exited with " + api.child.exitCode);
+      if (api.child.exitCode !== null) throw new FatalWait(`api exited with ${api.child.exitCode}`);
       return (await fetch(`${apiUrl}/health`)).ok || undefined;
     });
     log(`api        http://localhost:${apiPort}`);

@@ -6,13 +6,20 @@ import { type Browser, chromium } from "playwright-core";
 import { type Hex, hexToString, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { registerAgent } from "../support/agents.ts";
-import { db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
+import { db, deployments, newWallet, publicClient } from "../support/stack.ts";
 
 let browser: Browser;
 before(async () => {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 after(async () => {

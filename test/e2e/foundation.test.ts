@@ -83,7 +83,7 @@ describe("foundation: the stack answers", () => {
         "AgentIdentity",
         AgentIdentityAbi,
         "grantRole" as never,
-        ["0x" + "00".repeat(32), deployments.treasury] as never,
+        [`0x${"00".repeat(32)}`, deployments.treasury] as never,
       ),
       (e: Error & { code?: string }) => e.code === "NOT_ALLOWED",
     );

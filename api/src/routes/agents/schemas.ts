@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { address, hexSignature, httpUrl } from "../../lib/schemas.ts";
+import { hexSignature, httpUrl } from "../../lib/schemas.ts";
 
 const tag = z.string().trim().min(1).max(64);
 export const agentIdParam = z.object({
