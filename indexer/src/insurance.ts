@@ -1,5 +1,6 @@
 import { ponder } from "ponder:registry";
 import { insuranceCoverage, insuranceEvent } from "ponder:schema";
+import { minBig } from "./lib/bigint.ts";
 
 ponder.on("InsurancePool:CoverageStaked", async ({ event, context }) => {
   const { agentId, from, amount } = event.args;
@@ -63,7 +64,7 @@ ponder.on("InsurancePool:ClaimPaid", async ({ event, context }) => {
     const left = row.amount - amount;
     return {
       amount: left,
-      pendingWithdrawal: Math.min(row.pendingWithdrawal, left),
+      pendingWithdrawal: minBig(row.pendingWithdrawal, left),
       updatedAt: ts,
     };
   });

@@ -1,5 +1,6 @@
 import { ponder } from "ponder:registry";
 import { stake, stakeEvent } from "ponder:schema";
+import { minBig } from "./lib/bigint.ts";
 
 const MIN_STAKE = 20_000_000n;
 
@@ -65,7 +66,7 @@ ponder.on("StakeVault:Slashed", async ({ event, context }) => {
     .values({ ...current, amount: remaining })
     .onConflictDoUpdate({
       amount: remaining,
-      pendingWithdrawal: Math.min(current.pendingWithdrawal, remaining),
+      pendingWithdrawal: minBig(current.pendingWithdrawal, remaining),
       totalSlashed: current.totalSlashed + amount,
       slashCount: current.slashCount + 1,
       fullSlashCount: current.fullSlashCount + (bps >= FULL_SLASH_BPS ? 1 : 0),
