@@ -1,8 +1,9 @@
 // Starts one local stack, runs every end-to-end test file against it over real HTTP, then stops it.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startTestDns } from "../test/support/dns.ts";
 import { repoRoot } from "./lib/chain.ts";
 import { startStack } from "./lib/stack.ts";
 
@@ -14,12 +15,24 @@ const files = process.argv.slice(2).length
       .map((f) => join("test", "e2e", f));
 
 const started = Date.now();
+// A real DNS server on loopback answers the domain-verification TXT lookups (tests write its records file).
+const dns = await startTestDns(join(dataDir, "dns-records.json"));
+// Background jobs run on short intervals so tests see uptime checks, expiry and recomputes within seconds.
+const jobEnv = {
+  UPTIME_INTERVAL_SECONDS: "2",
+  UPTIME_TIMEOUT_MS: "1500",
+  REPUTATION_INTERVAL_SECONDS: "5",
+  EXPIRY_INTERVAL_SECONDS: "2",
+  RECOMPUTE_POLL_SECONDS: "1",
+  ALLOW_PRIVATE_UPTIME_TARGETS: "true",
+  DNS_SERVER: dns.server,
+};
 const stack = await startStack({
   dataDir,
   quiet: process.env.E2E_VERBOSE !== "true",
   log: (msg) => console.log(`[stack] ${msg}`),
   // Tests speak for many clients: each sets X-Forwarded-For, as a load balancer would.
-  apiEnv: { TRUST_PROXY: "true", LOG_LEVEL: "warn", ...JSON.parse(process.env.E2E_API_ENV ?? "{}") },
+  apiEnv: { TRUST_PROXY: "true", LOG_LEVEL: "warn", ...jobEnv, ...JSON.parse(process.env.E2E_API_ENV ?? "{}") },
 });
 console.log(`[stack] up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const stackFile = join(dataDir, "stack.json");
@@ -38,14 +51,16 @@ writeFileSync(
 
 let status = 1;
 try {
-  const result = spawnSync(
+  // Asynchronous, so this process keeps serving the test DNS server while the tests run.
+  const child = spawn(
     process.execPath,
     ["--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=300000", ...files],
     { cwd: repoRoot, stdio: "inherit", env: { ...process.env, AGENTHUB_STACK: stackFile } },
   );
-  status = result.status ?? 1;
+  status = await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 } finally {
   await stack.stop();
+  await dns.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(status);

@@ -16,7 +16,11 @@ import { devRoutes } from "./routes/dev.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { searchRoutes } from "./routes/intelligence/search.ts";
 import { ipfsRoutes } from "./routes/ipfs.ts";
+import { marketRoutes } from "./routes/market.ts";
+import { reputationRoutes } from "./routes/reputation/index.ts";
 import { runRoutes } from "./routes/runs/index.ts";
+import { statsRoutes } from "./routes/stats.ts";
+import { verificationRoutes } from "./routes/verifications/index.ts";
 
 /** Paid routes are priced per request instead of rate limited (spec §8). */
 const PAID_PATHS = new Set<string>(PRICED_PATHS);
@@ -63,6 +67,10 @@ export function createApp(deps: Deps) {
   app.route("/", runRoutes);
   app.route("/", ipfsRoutes);
   app.route("/", searchRoutes);
+  app.route("/", reputationRoutes);
+  app.route("/", statsRoutes);
+  app.route("/", marketRoutes);
+  app.route("/", verificationRoutes);
   app.route("/", claimPageRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 

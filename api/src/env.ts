@@ -34,6 +34,22 @@ export const apiEnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often each API process settles the books of x402 payments whose settlement outcome was unknown. */
   PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
+  /** Background jobs (pg-boss queue in schema pgboss): run them in this process. */
+  JOBS_ENABLED: bool.default(true),
+  UPTIME_INTERVAL_SECONDS: z.coerce.number().int().positive().default(300),
+  UPTIME_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Health checks in flight per uptime batch, and agents per batch job (batches spread over API processes). */
+  UPTIME_CONCURRENCY: z.coerce.number().int().positive().default(20),
+  UPTIME_BATCH_SIZE: z.coerce.number().int().positive().default(100),
+  /** Let health checks reach loopback and private addresses (link-local never). Unset: only with LOCAL_CHAIN. */
+  ALLOW_PRIVATE_UPTIME_TARGETS: bool.optional(),
+  REPUTATION_INTERVAL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  EXPIRY_INTERVAL_SECONDS: z.coerce.number().int().positive().default(86_400),
+  /** How often indexed run/stake changes are folded into reputation (the "run completion or failure" trigger). */
+  RECOMPUTE_POLL_SECONDS: z.coerce.number().int().positive().default(10),
+  /** DNS server for domain verification TXT lookups, host:port (default: the system's resolvers). */
+  DNS_SERVER: z.string().optional(),
+  DNS_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
 });
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 

@@ -10,6 +10,7 @@ import type { Deps } from "./context.ts";
 import { migrate } from "./db/migrate.ts";
 import { createPool } from "./db/pool.ts";
 import type { ApiEnv } from "./env.ts";
+import { startJobs } from "./jobs/index.ts";
 import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
@@ -47,11 +48,14 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
     const s = serve({ fetch: app.fetch, hostname: env.HOST, port }, () => resolve(s as Server));
   });
   const actual = (server.address() as AddressInfo).port;
+  // Background jobs (uptime, reputation, verification expiry) on the pg-boss queue, after migrations.
+  const jobs = env.JOBS_ENABLED ? await startJobs(deps) : undefined;
   return {
     url: `http://127.0.0.1:${actual}`,
     deps,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs?.stop();
       await pool.end();
     },
   };

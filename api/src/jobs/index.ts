@@ -1,0 +1,135 @@
+// Background jobs on a Postgres-backed queue (pg-boss, schema "pgboss", same database as the API).
+//
+// Scheduling: every API process ticks, and each tick asks pg-boss for the job of the current time slot
+// (sendThrottled: one job per name per `interval` seconds, enforced by a unique index), so however many processes
+// run, each slot produces one job. Periodic queues use the "singleton" policy (never two active at once) and every
+// job is fetched by one worker (SKIP LOCKED). A process that dies mid-job leaves the job active until it expires;
+// pg-boss then retries it on another process, and every handler is idempotent, so a crash loses nothing.
+import { type Job, PgBoss } from "pg-boss";
+import type { Deps } from "../context.ts";
+import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
+import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
+
+export const JOB_SCHEMA = "pgboss";
+
+export const QUEUES = {
+  uptimePass: "uptime-check",
+  uptimeBatch: "uptime-batch",
+  reputationDaily: "reputation-update",
+  verificationExpiry: "verification-expiry",
+  reputationPoll: "reputation-poll",
+} as const;
+
+export interface JobRunner {
+  boss: PgBoss;
+  /** Queues the periodic job `name` now (outside its slot); returns the job id. */
+  runNow(name: string): Promise<string | null>;
+  stop(): Promise<void>;
+}
+
+interface Periodic {
+  name: string;
+  every: number;
+  expireInSeconds: number;
+  run(job: Job<object>): Promise<unknown>;
+}
+
+export async function startJobs(deps: Deps): Promise<JobRunner> {
+  const { env, logger } = deps;
+  const boss = new PgBoss({
+    connectionString: env.DATABASE_URL,
+    schema: JOB_SCHEMA,
+    max: 4,
+    application_name: "agenthub-api-jobs",
+  });
+  boss.on("error", (err) => logger.error({ err }, "job queue error"));
+  await boss.start();
+
+  const batchExpiry = Math.ceil(
+    (Math.ceil(env.UPTIME_BATCH_SIZE / env.UPTIME_CONCURRENCY) * (env.UPTIME_TIMEOUT_MS + 1000)) / 1000 + 60,
+  );
+  const periodic: Periodic[] = [
+    {
+      name: QUEUES.uptimePass,
+      every: env.UPTIME_INTERVAL_SECONDS,
+      expireInSeconds: 300,
+      run: async (job) => {
+        const batches = await planUptimePass(deps, job.id);
+        if (batches.length > 0)
+          await boss.insert(
+            QUEUES.uptimeBatch,
+            batches.map((data) => ({ data })),
+          );
+        return { batches: batches.length };
+      },
+    },
+    {
+      name: QUEUES.reputationDaily,
+      every: env.REPUTATION_INTERVAL_SECONDS,
+      expireInSeconds: 3600,
+      run: () => dailyReputation(deps),
+    },
+    {
+      name: QUEUES.verificationExpiry,
+      every: env.EXPIRY_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => expireVerifications(deps),
+    },
+    {
+      name: QUEUES.reputationPoll,
+      every: env.RECOMPUTE_POLL_SECONDS,
+      expireInSeconds: 300,
+      run: () => pollRunChanges(deps),
+    },
+  ];
+
+  const polling = (every: number) => Math.max(0.5, Math.min(2, every / 2));
+
+  for (const p of periodic) {
+    const options = { expireInSeconds: p.expireInSeconds, retryLimit: 3, retryDelay: 5, deleteAfterSeconds: 86_400 };
+    await boss.createQueue(p.name, { policy: "singleton", ...options });
+    await boss.updateQueue(p.name, options);
+    await boss.work<object>(p.name, { pollingIntervalSeconds: polling(p.every) }, async ([job]) => {
+      const started = performance.now();
+      const result = await p.run(job!);
+      logger.debug({ job: p.name, ms: Math.round(performance.now() - started), result }, "job done");
+      return result;
+    });
+  }
+  const batchOptions = { expireInSeconds: batchExpiry, retryLimit: 2, retryDelay: 5, deleteAfterSeconds: 86_400 };
+  await boss.createQueue(QUEUES.uptimeBatch, { policy: "standard", ...batchOptions });
+  await boss.updateQueue(QUEUES.uptimeBatch, batchOptions);
+  await boss.work<UptimeBatch>(
+    QUEUES.uptimeBatch,
+    { pollingIntervalSeconds: polling(env.UPTIME_INTERVAL_SECONDS), localConcurrency: 2 },
+    async ([job]) => runUptimeBatch(deps, job!.data),
+  );
+
+  // Each tick requests the current slot's job; duplicates from other ticks or processes are ignored by pg-boss.
+  const tick = async (p: Periodic) => {
+    try {
+      await boss.sendThrottled(p.name, {}, null, p.every, p.name);
+    } catch (err) {
+      logger.warn({ err, job: p.name }, "could not schedule job");
+    }
+  };
+  const timers = periodic.map((p) => {
+    void tick(p);
+    const t = setInterval(() => void tick(p), Math.min(p.every, 30) * 1000);
+    t.unref();
+    return t;
+  });
+  logger.info(
+    Object.fromEntries(periodic.map((p) => [p.name, `${p.every}s`])),
+    "background jobs started (pg-boss schema pgboss)",
+  );
+
+  return {
+    boss,
+    runNow: (name) => boss.send(name, {}, { singletonKey: name }),
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      await boss.stop({ graceful: true, timeout: 10_000 });
+    },
+  };
+}
