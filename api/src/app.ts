@@ -9,6 +9,7 @@ import { ApiError, errorBody } from "./errors.ts";
 import { LIMITS, rateLimit } from "./lib/rate-limit.ts";
 import { PAID_PATHS as PRICED_PATHS } from "./payments/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
+import { attestationRoutes } from "./routes/attestations/index.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { claimPageRoutes } from "./routes/claim-page.ts";
 import { configRoutes } from "./routes/config.ts";
@@ -71,6 +72,7 @@ export function createApp(deps: Deps) {
   app.route("/", statsRoutes);
   app.route("/", marketRoutes);
   app.route("/", verificationRoutes);
+  app.route("/", attestationRoutes);
   app.route("/", claimPageRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 
