@@ -21,6 +21,10 @@ import { freePort } from "../scripts/lib/stack.ts";
 const N = Number(process.argv[2] ?? process.env.BENCH_AGENTS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** API process counts to measure (comma list): each added process is one more stateless API on the same database. */
+const PROCESSES = (process.env.BENCH_API_PROCESSES ?? "1,2").split(",").map(Number);
+/** Only scenarios whose name contains one of these (comma list), e.g. BENCH_ONLY=static,common. */
+const ONLY = process.env.BENCH_ONLY?.split(",");
 const WARMUP = 3;
 const dir = mkdtempSync(join(tmpdir(), "agenthub-bench-search-"));
 const log = (msg: string) => console.log(`[bench] ${msg}`);
@@ -36,7 +40,7 @@ async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
 // ---------- database ----------
 const db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: await freePort(), log });
 const pool = new pg.Pool({ connectionString: db.url, max: 4 });
-let api: ChildProcess | undefined;
+const apis: ChildProcess[] = [];
 
 const seedTimes: Record<string, number> = {};
 async function seed(): Promise<void> {
@@ -145,26 +149,30 @@ async function startApiProcess(): Promise<string> {
     }),
   );
   const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
-  api = spawn(tsx, ["bench/search-server.ts"], {
-    cwd: repoRoot,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      DEPLOYMENTS_FILE: deploymentsFile,
-      RPC_URL: "http://127.0.0.1:9", // the spec scheme never touches the chain
-      RELAYER_URL: "http://127.0.0.1:9",
-      RELAYER_TOKEN: "bench-relayer-token-000",
-      ADMIN_TOKEN: "bench-admin-token-000000",
-      KEY_ENCRYPTION_KEY: `0x${"11".repeat(32)}`,
-      PLATFORM_RECIPIENT_ADDRESS: recipient,
-      INDEXER_SCHEMA: "chain",
-      JOBS_ENABLED: "false",
-      LOG_LEVEL: "warn",
-      PORT: String(port),
-      NODE_ENV: "production",
-    },
-  });
+  apis.push(
+    spawn(tsx, ["bench/search-server.ts"], {
+      cwd: repoRoot,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        DEPLOYMENTS_FILE: deploymentsFile,
+        RPC_URL: "http://127.0.0.1:9", // the spec scheme never touches the chain
+        RELAYER_URL: "http://127.0.0.1:9",
+        RELAYER_TOKEN: "bench-relayer-token-000",
+        ADMIN_TOKEN: "bench-admin-token-000000",
+        KEY_ENCRYPTION_KEY: `0x${"11".repeat(32)}`,
+        PLATFORM_RECIPIENT_ADDRESS: recipient,
+        INDEXER_SCHEMA: "chain",
+        JOBS_ENABLED: "false",
+        LOG_LEVEL: "warn",
+        PORT: String(port),
+        NODE_ENV: "production",
+        PAYMENT_RECONCILE_INTERVAL_MS: "3600000",
+        NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS ?? "",
+      },
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     const ok = await fetch(`${url}/bench/static`)
@@ -265,45 +273,51 @@ interface Outcome {
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : Number.NaN;
 
-async function run(url: string, s: Scenario, connections: number, duration: number, headers: string[]) {
+/** One autocannon instance per API process (connections split evenly), latencies merged. */
+async function run(urls: string[], s: Scenario, connections: number, duration: number, headers: string[]) {
   let next = 0;
   const latencies: number[] = [];
   let errors = 0;
-  let instance!: autocannon.Instance;
-  const done = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon(
-      {
-        url,
-        connections,
-        duration,
-        requests: [
+  const outcomes = await Promise.all(
+    urls.map((url) => {
+      let instance!: autocannon.Instance;
+      const done = new Promise<autocannon.Result>((resolve, reject) => {
+        instance = autocannon(
           {
-            method: s.method,
-            path: s.path,
-            setupRequest: (req) => {
-              const h: Record<string, string> = { "content-type": "application/json" };
-              if (s.paid) h["x-payment"] = headers[next++ % headers.length]!;
-              return { ...req, headers: h, body: s.body ? JSON.stringify(s.body()) : undefined } as typeof req;
-            },
+            url,
+            connections: Math.max(1, Math.round(connections / urls.length)),
+            duration,
+            requests: [
+              {
+                method: s.method,
+                path: s.path,
+                setupRequest: (req) => {
+                  const h: Record<string, string> = { "content-type": "application/json" };
+                  if (s.paid) h["x-payment"] = headers[next++ % headers.length]!;
+                  return { ...req, headers: h, body: s.body ? JSON.stringify(s.body()) : undefined } as typeof req;
+                },
+              },
+            ],
           },
-        ],
-      },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-  });
-  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    latencies.push(ms);
-    if (status >= 300) errors++;
-  });
-  const result = await done;
+          (err, res) => (err ? reject(err) : resolve(res)),
+        );
+      });
+      instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
+        latencies.push(ms);
+        if (status >= 300) errors++;
+      });
+      return done;
+    }),
+  );
   latencies.sort((a, b) => a - b);
+  const seconds = Math.max(...outcomes.map((o) => o.duration));
   return {
     requests: latencies.length,
-    rps: latencies.length / result.duration,
+    rps: latencies.length / seconds,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
-    errors: errors + result.errors + result.timeouts,
+    errors: errors + outcomes.reduce((n, o) => n + o.errors + o.timeouts, 0),
   } satisfies Outcome;
 }
 
@@ -320,52 +334,74 @@ async function explain(s: Scenario): Promise<string> {
 }
 
 // ---------- main ----------
-const results: { s: Scenario; single: Outcome; loaded: Outcome; plan: string }[] = [];
+interface Row {
+  s: Scenario;
+  processes: number;
+  single: Outcome;
+  loaded: Outcome;
+}
+const results: Row[] = [];
+const plans: { s: Scenario; plan: string }[] = [];
 try {
   await timed("migrate + seed", seed);
-  const url = await startApiProcess();
-  for (const s of scenarios) {
-    // Enough fresh payments for the warm-up and both runs at up to 3,000 requests/s.
-    const headers = s.paid ? signHeaders(s.paid, (WARMUP + 2 * DURATION) * 3000) : [];
-    await run(url, s, CONNECTIONS, WARMUP, headers.splice(0, WARMUP * 3000));
-    const single = await run(url, s, 1, DURATION, headers.splice(0, DURATION * 3000));
-    const loaded = await run(url, s, CONNECTIONS, DURATION, headers);
-    const plan = await explain(s);
-    results.push({ s, single, loaded, plan });
-    log(
-      `${s.name}: 1 conn p50 ${single.p50} p95 ${single.p95} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50} p95 ${loaded.p95} p99 ${loaded.p99} ms, errors ${loaded.errors}`,
-    );
+  const urls: string[] = [];
+  for (const processes of PROCESSES) {
+    while (urls.length < processes) urls.push(await startApiProcess());
+    const active = urls.slice(0, processes);
+    for (const s of scenarios.filter((x) => !ONLY || ONLY.some((o) => x.name.includes(o)))) {
+      // Enough fresh payments for the warm-up and both runs at up to 3,000 requests/s.
+      const headers = s.paid ? signHeaders(s.paid, (WARMUP + 2 * DURATION) * 3000) : [];
+      await run(active, s, CONNECTIONS, WARMUP, headers.splice(0, WARMUP * 3000));
+      const single = await run(active.slice(0, 1), s, 1, DURATION, headers.splice(0, DURATION * 3000));
+      const loaded = await run(active, s, CONNECTIONS, DURATION, headers);
+      results.push({ s, processes, single, loaded });
+      if (processes === PROCESSES[0]) plans.push({ s, plan: await explain(s) });
+      log(
+        `[${processes} API] ${s.name}: 1 conn p50 ${single.p50.toFixed(1)} p95 ${single.p95.toFixed(1)} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50.toFixed(1)} p95 ${loaded.p95.toFixed(1)} p99 ${loaded.p99.toFixed(1)} ms, errors ${loaded.errors}`,
+      );
+    }
   }
   const count = async (sql: string) => (await pool.query(sql)).rows[0].n as string;
   const payments = await count("select count(*)::text n from api.payment");
-  const base = results[0]!.loaded.rps;
   const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 1 : 0) : "-");
-  const table = results
-    .map(
-      ({ s, single, loaded }) =>
-        `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${(loaded.rps / base).toFixed(2)} | ${loaded.errors} |`,
-    )
-    .join("\n");
+  const table = (processes: number) => {
+    const rows = results.filter((r) => r.processes === processes);
+    const base = rows[0]!.loaded.rps;
+    return rows
+      .map(
+        ({ s, single, loaded }) =>
+          `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${(loaded.rps / base).toFixed(2)} | ${loaded.errors} |`,
+      )
+      .join("\n");
+  };
+  const tables = PROCESSES.map(
+    (p) => `### ${p} API process${p > 1 ? "es" : ""}
+
+| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | non-2xx |
+|---|---:|---:|---:|---:|---:|---:|---:|
+${table(p)}`,
+  ).join("\n\n");
   const md = `# Paid search benchmark
 
-${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (default settings, shared_buffers 128 MB) with the
-API's migrations, seeded by \`bench/seed-agents.sql\`; the API (\`bench/search-server.ts\`: \`createApp\` plus a static
-and a payment-only route on the same app) in one Node ${process.version} process; autocannon in the benchmark process.
-Every paid request carries a fresh spec \`x-payment\` (EIP-712 Payment, unique nonce), verified and recorded in
-\`api.payment\`. Run ${started.toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model}), shared by Postgres,
-the API and autocannon; load average at the end ${loadavg()
+${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (default settings: shared_buffers 128 MB,
+synchronous commit) with the API's migrations, seeded by \`bench/seed-agents.sql\`; the API
+(\`bench/search-server.ts\`: \`createApp\` plus a static and a payment-only route on the same app) in 1 or 2 Node
+${process.version} processes on the same database (autocannon connections split evenly); autocannon in the benchmark
+process. Every paid request carries a fresh spec \`x-payment\` (EIP-712 Payment signed by one of 8 payers, unique
+nonce), verified and recorded in \`api.payment\` before the answer. Run ${started.toISOString()} on ${cpus().length}
+CPU(s) (${cpus()[0]?.model}) shared by Postgres, the API processes, autocannon and other work on the machine (load
+average at the end ${loadavg()
     .map((l) => l.toFixed(2))
-    .join(" ")} (other work on the
-machine included).
+    .join(" ")}).
 
-\`pnpm exec tsx bench/search.ts ${N}\` (BENCH_DURATION=${DURATION}, BENCH_CONNECTIONS=${CONNECTIONS})
+\`pnpm exec tsx bench/search.ts ${N}\` (BENCH_DURATION=${DURATION} s per run, BENCH_CONNECTIONS=${CONNECTIONS},
+BENCH_API_PROCESSES=${PROCESSES.join(",")}). "1 connection" is one client in a loop (latency without queueing);
+the loaded columns are ${CONNECTIONS} concurrent connections.
 
 Seeding: rows ${(seedTimes.rows! / 1000).toFixed(0)} s, indexes ${(seedTimes.indexes! / 1000).toFixed(0)} s,
 vacuum analyze ${(seedTimes.vacuum! / 1000).toFixed(0)} s.
 
-| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | non-2xx |
-|---|---:|---:|---:|---:|---:|---:|---:|
-${table}
+${tables}
 
 Payments recorded during the run: ${payments}.
 
@@ -377,7 +413,7 @@ ${scenarios.map((s) => `- **${s.name}**: ${s.description}`).join("\n")}
 
 ## Sample plans (EXPLAIN ANALYZE of the page query)
 
-${results
+${plans
   .filter((r) => r.plan)
   .map((r) => `### ${r.s.name}\n\n\`\`\`\n${r.plan}\n\`\`\``)
   .join("\n\n")}
@@ -386,7 +422,7 @@ ${results
   writeFileSync(join(repoRoot, "bench", "results", "search.md"), md);
   log("wrote bench/results/search.md");
 } finally {
-  api?.kill("SIGTERM");
+  for (const api of apis) api.kill("SIGTERM");
   await pool.end();
   await db.stop();
   rmSync(dir, { recursive: true, force: true });

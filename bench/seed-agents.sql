@@ -61,11 +61,16 @@ select i, name,
 set session_replication_role = origin;
 
 insert into api.agent_search (agent_id, name, capabilities, programming_langs, domains, tools, search, score,
-    uptime_percentage, verified)
+    uptime_percentage, verified, wallet_address, display_capabilities, display_programming_langs, display_domains,
+    display_tools, avg_response_time_ms, attestation_count, attestation_score, verification_badges)
 select p.agent_id, p.name, api.lower_tags(p.capabilities), api.lower_tags(p.programming_langs),
        api.lower_tags(p.domains), api.lower_tags(p.tools),
        api.agent_search_vector(p.name, p.description, p.capabilities, p.tools, p.programming_langs, p.domains),
-       coalesce(r.score, 50), coalesce(r.uptime_percentage, 0), p.agent_id % 20 = 0
-  from api.agent_profile p left join api.reputation r on r.agent_id = p.agent_id
+       coalesce(r.score, 50), coalesce(r.uptime_percentage, 0), p.agent_id % 20 = 0, w.wallet_address,
+       p.capabilities, p.programming_langs, p.domains, p.tools, coalesce(r.avg_response_time_ms, 0),
+       coalesce(r.attestation_count, 0), coalesce(r.attestation_score, 0), coalesce(r.verification_badges, '{}')
+  from api.agent_profile p
+  left join api.reputation r on r.agent_id = p.agent_id
+  left join api.agent_wallet w on w.agent_id = p.agent_id
   where p.agent_id between 1 and :n
 on conflict (agent_id) do nothing;

@@ -1,6 +1,5 @@
 // SQL for the paid agent search, over api.agent_search (031_agent_search.sql). Pure string building + one query.
 import type pg from "pg";
-import { getAddress } from "viem";
 
 export interface SearchFilters {
   query?: string;
@@ -16,25 +15,6 @@ export interface SearchFilters {
   minUptime?: number;
   verifiedOnly?: boolean;
   limit: number;
-}
-
-export interface SearchResult {
-  id: number;
-  walletAddress: string | null;
-  name: string;
-  capabilities: string[];
-  programmingLangs: string[];
-  domains: string[];
-  tools: string[];
-  reputation: {
-    score: number;
-    completions: number;
-    uptimePercentage: number;
-    avgResponseTimeMs: number;
-    attestationCount: number;
-    attestationScore: number;
-    verificationBadges: string[];
-  };
 }
 
 const tags = (v: string[] | undefined) => [...new Set((v ?? []).map((t) => t.trim().toLowerCase()))].filter(Boolean);
@@ -65,77 +45,91 @@ export function buildWhere(f: SearchFilters, fuzzy = false): { sql: string; para
   return { sql: where.length ? `where ${where.join(" and ")}` : "", params };
 }
 
-interface Row {
-  agent_id: string;
+export interface SearchResult {
+  id: number;
+  walletAddress: string | null;
   name: string;
   capabilities: string[];
-  programming_langs: string[];
+  programmingLangs: string[];
   domains: string[];
   tools: string[];
+  reputation: {
+    score: number;
+    completions: number;
+    uptimePercentage: number;
+    avgResponseTimeMs: number;
+    attestationCount: number;
+    attestationScore: number;
+    verificationBadges: string[];
+  };
+}
+
+interface Row {
+  agent_id: string;
   score: number;
-  wallet: string | null;
+  name: string;
+  wallet_address: string | null;
+  display_capabilities: string[];
+  display_programming_langs: string[];
+  display_domains: string[];
+  display_tools: string[];
+  uptime_percentage: number;
+  avg_response_time_ms: number;
+  attestation_count: number;
+  attestation_score: number;
+  verification_badges: string[];
   completions: number;
-  uptime_percentage: number | null;
-  avg_response_time_ms: number | null;
-  attestation_count: number | null;
-  attestation_score: number | null;
-  verification_badges: string[] | null;
+  matched: number;
 }
 
 /**
- * The ids of the best `cap` matches by score. Planned per request (custom plan): Postgres picks the GIN index for
- * selective filters and a walk down the score index (stopping after `cap` matches) for common ones.
+ * One single-table statement: the best `cap` matches by score (Postgres plans it per request and picks the GIN
+ * index for selective filters or a walk down the score index, stopping after `cap` matches, for common ones),
+ * counted, and the first `limit` of them with their display columns and completions.
  */
-export async function searchIds(pool: pg.Pool, f: SearchFilters, fuzzy: boolean, cap: number): Promise<string[]> {
+export async function searchPage(
+  pool: pg.Pool,
+  indexerSchema: string,
+  f: SearchFilters,
+  fuzzy: boolean,
+  cap: number,
+): Promise<{ results: SearchResult[]; matched: number }> {
   const { sql, params } = buildWhere(f, fuzzy);
-  params.push(cap);
-  const { rows } = await pool.query<{ agent_id: string }>(
-    `select s.agent_id::text from api.agent_search s ${sql} order by s.score desc, s.agent_id limit $${params.length}`,
+  params.push(cap, f.limit);
+  const { rows } = await pool.query<Row>(
+    `select m.*, coalesce(st.completions, 0)::int completions
+       from (select s.*, row_number() over (order by s.score desc, s.agent_id) n, count(*) over ()::int matched
+               from (select s.agent_id, s.score, s.name, s.wallet_address, s.display_capabilities,
+                            s.display_programming_langs, s.display_domains, s.display_tools, s.uptime_percentage,
+                            s.avg_response_time_ms, s.attestation_count, s.attestation_score, s.verification_badges
+                       from api.agent_search s ${sql}
+                      order by s.score desc, s.agent_id limit $${params.length - 1}) s) m
+       left join ${indexerSchema}.agent_run_stats st on st.agent_id = m.agent_id
+      where m.n <= $${params.length}
+      order by m.n`,
     params,
   );
-  return rows.map((r) => r.agent_id);
-}
-
-/**
- * Display columns of a page of agents, in the given order. Fixed shape: a named prepared statement, planned once per
- * connection. Tags come back as the agent wrote them (api.agent_profile; api.agent_search holds them lower-cased).
- */
-export async function searchDetails(pool: pg.Pool, indexerSchema: string, ids: string[]): Promise<SearchResult[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await pool.query<Row>({
-    name: `agenthub_search_details_${indexerSchema}`,
-    text: `select u.agent_id::text, s.score, p.name, p.capabilities, p.programming_langs, p.domains, p.tools,
-                  coalesce(w.wallet_address, a.wallet) wallet, coalesce(st.completions, 0)::int completions,
-                  r.uptime_percentage, r.avg_response_time_ms, r.attestation_count, r.attestation_score,
-                  r.verification_badges
-             from unnest($1::bigint[]) with ordinality u(agent_id, ord)
-             join api.agent_search s on s.agent_id = u.agent_id
-             join api.agent_profile p on p.agent_id = u.agent_id
-             left join api.reputation r on r.agent_id = u.agent_id
-             left join api.agent_wallet w on w.agent_id = u.agent_id
-             left join ${indexerSchema}.agent a on a.id = u.agent_id
-             left join ${indexerSchema}.agent_run_stats st on st.agent_id = u.agent_id
-            order by u.ord`,
-    values: [ids],
-  });
-  return rows.map((r) => ({
-    id: Number(r.agent_id),
-    walletAddress: r.wallet ? getAddress(r.wallet) : null,
-    name: r.name,
-    capabilities: r.capabilities,
-    programmingLangs: r.programming_langs,
-    domains: r.domains,
-    tools: r.tools,
-    reputation: {
-      score: r.score,
-      completions: r.completions,
-      uptimePercentage: r.uptime_percentage ?? 0,
-      avgResponseTimeMs: r.avg_response_time_ms ?? 0,
-      attestationCount: r.attestation_count ?? 0,
-      attestationScore: r.attestation_score ?? 0,
-      verificationBadges: r.verification_badges ?? [],
-    },
-  }));
+  return {
+    matched: rows[0]?.matched ?? 0,
+    results: rows.map((r) => ({
+      id: Number(r.agent_id),
+      walletAddress: r.wallet_address,
+      name: r.name,
+      capabilities: r.display_capabilities,
+      programmingLangs: r.display_programming_langs,
+      domains: r.display_domains,
+      tools: r.display_tools,
+      reputation: {
+        score: r.score,
+        completions: r.completions,
+        uptimePercentage: r.uptime_percentage,
+        avgResponseTimeMs: r.avg_response_time_ms,
+        attestationCount: r.attestation_count,
+        attestationScore: r.attestation_score,
+        verificationBadges: r.verification_badges,
+      },
+    })),
+  };
 }
 
 /** Postgres's estimate of how many agents match (EXPLAIN, no execution). */

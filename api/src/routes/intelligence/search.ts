@@ -4,7 +4,7 @@ import type { Deps } from "../../context.ts";
 import { router } from "../../lib/openapi.ts";
 import { json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
-import { estimateMatches, type SearchFilters, searchDetails, searchIds } from "./search-query.ts";
+import { estimateMatches, type SearchFilters, searchPage } from "./search-query.ts";
 
 export const SEARCH_PATH = "/api/intelligence/search";
 export const MAX_LIMIT = 100;
@@ -108,18 +108,16 @@ export const EXACT_TOTAL_UP_TO = 100;
 export async function searchAgents(deps: Deps, f: SearchFilters) {
   const cap = Math.max(f.limit, EXACT_TOTAL_UP_TO) + 1;
   let fuzzy = false;
-  let ids = await searchIds(deps.pool, f, false, cap);
-  if (ids.length === 0 && fuzzyCandidate(f.query)) {
+  let page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, false, cap);
+  if (page.matched === 0 && fuzzyCandidate(f.query)) {
     fuzzy = true;
-    ids = await searchIds(deps.pool, f, true, cap);
+    page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, true, cap);
   }
-  const results = await searchDetails(deps.pool, deps.env.INDEXER_SCHEMA, ids.slice(0, f.limit));
-  if (ids.length < cap) return { results, total: ids.length, totalExact: true };
+  if (page.matched < cap) return { results: page.results, total: page.matched, totalExact: true };
   const estimate = await cachedEstimate(deps, f, fuzzy);
-  return { results, total: Math.max(estimate, cap), totalExact: false };
+  return { results: page.results, total: Math.max(estimate, cap), totalExact: false };
 }
 
 export const searchRoutes = router().openapi(searchRoute, async (c) => {
-  const body = c.req.valid("json");
-  return c.json(await searchAgents(c.get("deps"), body), 200);
+  return c.json(await searchAgents(c.get("deps"), c.req.valid("json")), 200);
 });
