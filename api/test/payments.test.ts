@@ -261,3 +261,13 @@ describe("x402 exact payload rules", () => {
     );
   });
 });
+
+describe("x402 protocol constants", () => {
+  it("TransferWithAuthorization matches @x402/evm's EIP-712 type", async () => {
+    const { authorizationTypes } = await import("@x402/evm");
+    assert.deepEqual(
+      AUTHORIZATION_TYPES.TransferWithAuthorization.map((f) => ({ ...f })),
+      authorizationTypes.TransferWithAuthorization.map((f: { name: string; type: string }) => ({ ...f })),
+    );
+  });
+});
