@@ -72,7 +72,7 @@ const searchRoute = createRoute({
   summary: "Paid agent search ($0.001: x-payment, or x402 USDC)",
   description:
     "Filters all apply together; results are ordered by reputation score, descending (then id). `total` is exact " +
-    "up to 100 matches (or `limit`), above that Postgres's planner estimate (`totalExact: false`).",
+    "when every match fits in the page, otherwise Postgres's planner estimate, at least limit + 1 (`totalExact: false`).",
   middleware: [requirePayment(SEARCH_PATH)] as const,
   request: { headers: docs.headers, body: jsonBody(searchBody) },
   responses: { 200: json(searchResponse, "Matching agents"), ...docs.responses },
@@ -102,11 +102,9 @@ async function cachedEstimate(deps: Deps, f: SearchFilters, fuzzy: boolean): Pro
 /** Single-word queries may be names with typos: the trigram fallback is tried when full text finds nothing. */
 const fuzzyCandidate = (q: string | undefined) => !!q && q.length >= 3 && q.length <= 100 && !/\s/.test(q.trim());
 
-/** Up to this many matches are counted exactly (they come with the page query at no extra cost). */
-export const EXACT_TOTAL_UP_TO = 100;
-
 export async function searchAgents(deps: Deps, f: SearchFilters) {
-  const cap = Math.max(f.limit, EXACT_TOTAL_UP_TO) + 1;
+  // One row past the page tells whether more exist; a walk down the score index stops as early as possible.
+  const cap = f.limit + 1;
   let fuzzy = false;
   let page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, false, cap);
   if (page.matched === 0 && fuzzyCandidate(f.query)) {
