@@ -4,6 +4,7 @@ import {
   attestationScore,
   attestationWeight,
   computeReputation,
+  computeScores,
   fromStoredInputs,
   isStoredInputs,
   type ReputationInputs,
@@ -241,6 +242,30 @@ describe("uptime window", () => {
     // 2027-01-15T08:00:00Z -> window from 2026-12-17
     const now = BigInt(Date.UTC(2027, 0, 15, 8) / 1000);
     assert.equal(windowStartDay(now), "2026-12-17");
+  });
+});
+
+describe("bulk scores", () => {
+  it("computeScores gives exactly computeReputation's figures (without the breakdown)", () => {
+    for (const inputs of [
+      fresh(),
+      fresh({ totalClaimed: 7, completions: 5, checks: 20, ups: 17, latencySumMs: 17 * 230, badges: ["stake-100"] }),
+      fresh({
+        capabilities: ["Writing"],
+        expertiseWeightedSum: 6,
+        expertiseWeightSum: 1.5,
+        registeredAt: NOW - 40n * DAY,
+      }),
+      fresh({
+        programmingLangs: ["go"],
+        skillScores: { "python-data": 95 },
+        attestationWeightSum: 1,
+        attestationWeightedSum: 3,
+      }),
+    ]) {
+      const { components: _components, ...figures } = computeReputation(inputs);
+      assert.deepEqual(computeScores(inputs), figures);
+    }
   });
 });
 

@@ -2,7 +2,6 @@
 // verifications (API tables). One code path serves a few agents (after a trigger) and all agents (daily job):
 // gather inputs in one query per batch, compute in TypeScript (domain/reputation.ts), and write back only the
 // agents whose values changed, snapshotting changed scores into api.reputation_history.
-import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
@@ -10,9 +9,11 @@ import { from as copyFrom } from "pg-copy-streams";
 import type { Deps } from "../context.ts";
 import { chainClock } from "../lib/chain-time.ts";
 import {
-  computeReputation,
+  computeScores,
+  NEW_AGENT_GRACE_SECONDS,
+  REPUTATION_FORMULA_VERSION,
   type ReputationInputs,
-  type ReputationResult,
+  type ReputationScores,
   type StoredInputs,
   toStoredInputs,
   UPTIME_WINDOW_DAYS,
@@ -62,6 +63,7 @@ interface InputRow {
   skills: Record<string, number> | null;
   prev_score: number | null;
   prev_fp: string | null;
+  fp: string;
 }
 
 const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
@@ -106,23 +108,33 @@ function inputsSql(schema: string, mode: "ids" | "range"): string {
           from api.verification
          where status = 'VERIFIED' and expires_at > $2::timestamptz and badge is not null and ${scope("agent_id")}
       ) x group by agent_id
+  ),
+  j as (
+    select a.nid, a.id::text, a.registered_at::text,
+           (extract(epoch from $2::timestamptz) - a.registered_at < ${NEW_AGENT_GRACE_SECONDS}) young,
+           coalesce(st.total_claimed, 0)::int total_claimed, coalesce(st.completions, 0)::int completions,
+           coalesce(st.failures, 0)::int failures,
+           coalesce(p.capabilities, '{}') capabilities, coalesce(p.programming_langs, '{}') programming_langs,
+           coalesce(u.checks, 0) checks, coalesce(u.ups, 0) ups, coalesce(u.latency_sum, 0) latency_sum,
+           coalesce(t.n, 0) att_count, coalesce(t.wsum, 0) att_wsum, coalesce(t.w, 0) att_w,
+           coalesce(t.ewsum, 0) exp_wsum, coalesce(t.ew, 0) exp_w,
+           coalesce(v.badges, '{}') badges, v.skills, r.score prev_score, r.fingerprint prev_fp
+      from a
+      left join ${schema}.agent_run_stats st on st.agent_id = a.nid
+      left join api.agent_profile p on p.agent_id = a.id
+      left join u on u.agent_id = a.id
+      left join t on t.agent_id = a.id
+      left join v on v.agent_id = a.id
+      left join api.reputation r on r.agent_id = a.id
+  ),
+  f as (
+    -- The fingerprint: every input of the formula (and its version). Equal fingerprints mean equal results.
+    select j.*, md5(concat_ws('|', '${REPUTATION_FORMULA_VERSION}', young, registered_at, total_claimed, completions,
+      failures, capabilities::text, programming_langs::text, checks, ups, latency_sum, att_count, att_wsum, att_w,
+      exp_wsum, exp_w, badges::text, skills::text)) fp
+    from j
   )
-  select a.id::text, a.registered_at::text,
-         coalesce(st.total_claimed, 0)::int total_claimed, coalesce(st.completions, 0)::int completions,
-         coalesce(st.failures, 0)::int failures,
-         coalesce(p.capabilities, '{}') capabilities, coalesce(p.programming_langs, '{}') programming_langs,
-         coalesce(u.checks, 0) checks, coalesce(u.ups, 0) ups, coalesce(u.latency_sum, 0) latency_sum,
-         coalesce(t.n, 0) att_count, coalesce(t.wsum, 0) att_wsum, coalesce(t.w, 0) att_w,
-         coalesce(t.ewsum, 0) exp_wsum, coalesce(t.ew, 0) exp_w,
-         coalesce(v.badges, '{}') badges, v.skills, r.score prev_score, r.fingerprint prev_fp
-    from a
-    left join ${schema}.agent_run_stats st on st.agent_id = a.nid
-    left join api.agent_profile p on p.agent_id = a.id
-    left join u on u.agent_id = a.id
-    left join t on t.agent_id = a.id
-    left join v on v.agent_id = a.id
-    left join api.reputation r on r.agent_id = a.id
-   order by a.nid`;
+  select * from f ${mode === "range" ? "where fp is distinct from prev_fp" : ""} order by nid`;
 }
 
 function toInputs(row: InputRow, now: bigint): ReputationInputs {
@@ -149,7 +161,7 @@ function toInputs(row: InputRow, now: bigint): ReputationInputs {
 
 interface Computed {
   agentId: number;
-  result: ReputationResult;
+  result: ReputationScores;
   stored: string;
   fingerprint: string;
   prevScore: number | null;
@@ -158,25 +170,13 @@ interface Computed {
 
 function compute(row: InputRow, now: bigint): Computed {
   const inputs = toInputs(row, now);
-  const result = computeReputation(inputs);
+  const result = computeScores(inputs);
   const stored: StoredInputs = toStoredInputs(inputs);
-  // Digest of everything stored except the computation time: equal digests mean there is nothing to write.
-  const digest = JSON.stringify([
-    result.score,
-    result.uptimePercentage,
-    result.avgResponseTimeMs,
-    result.attestationScore,
-    result.verificationBadges,
-    result.codingScore,
-    result.researchScore,
-    result.contentScore,
-    stored.slice(2),
-  ]);
   return {
     agentId: Number(row.id),
     result,
     stored: JSON.stringify(stored),
-    fingerprint: createHash("sha1").update(digest).digest("base64url"),
+    fingerprint: row.fp,
     prevScore: row.prev_score,
     prevFingerprint: row.prev_fp,
   };
@@ -287,9 +287,9 @@ export async function recomputeAgents(
   ids: readonly number[],
   trigger: RecomputeTrigger,
   now: bigint,
-): Promise<{ stats: RecomputeStats; results: Map<number, ReputationResult> }> {
+): Promise<{ stats: RecomputeStats; results: Map<number, ReputationScores> }> {
   const started = performance.now();
-  const results = new Map<number, ReputationResult>();
+  const results = new Map<number, ReputationScores>();
   const unique = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id >= 0);
   if (unique.length === 0) return { stats: { agents: 0, changed: 0, snapshots: 0, ms: 0 }, results };
   const { rows } = await deps.pool.query<InputRow>(inputsSql(deps.env.INDEXER_SCHEMA, "ids"), [
@@ -346,7 +346,7 @@ export async function recomputeAll(
       const { lo, hi, n } = range.rows[0]!;
       if (!n || lo === null || hi === null) break;
       const { rows } = await deps.pool.query<InputRow>(sql, [windowStartDay(now), iso(now), lo, hi]);
-      total.agents += rows.length;
+      total.agents += n; // rows holds only the agents whose fingerprint changed
       // Computing the next chunk overlaps with the database writing the previous ones.
       for (let i = 0; i < rows.length; i += writeChunk) {
         await write(rows.slice(i, i + writeChunk).map((row) => compute(row, now)));
@@ -367,7 +367,7 @@ export async function recomputeAgent(
   deps: Deps,
   agentId: number,
   trigger: RecomputeTrigger,
-): Promise<ReputationResult | undefined> {
+): Promise<ReputationScores | undefined> {
   const now = await chainClock(deps).now();
   const { results } = await recomputeAgents(deps, [agentId], trigger, now);
   return results.get(agentId);

@@ -20,6 +20,8 @@ export const WEIGHTS = {
   verifications: 0.1,
 } as const;
 
+/** Part of every stored fingerprint: bump it when the formula changes, so the next bulk run rewrites every row. */
+export const REPUTATION_FORMULA_VERSION = "2026-11-1";
 export const SUCCESS_RATE_PRIOR = 0.5;
 export const UPTIME_WINDOW_DAYS = 30;
 export const NEW_AGENT_GRACE_SECONDS = BigInt(UPTIME_WINDOW_DAYS * 86_400);
@@ -234,34 +236,58 @@ function band(avgMs: number): string {
   return ">1000ms";
 }
 
-function capabilityScores(inputs: ReputationInputs, successRate: number): ReputationComponents["capabilities"] {
-  const tags = inputs.capabilities.map((t) => t.toLowerCase());
-  const out = {} as ReputationComponents["capabilities"];
-  for (const [area, def] of Object.entries(CAPABILITY_AREAS) as [
-    CapabilityArea,
-    (typeof CAPABILITY_AREAS)[CapabilityArea],
-  ][]) {
-    const skillScores = def.skills.map((s) => inputs.skillScores[s]).filter((s): s is number => s !== undefined);
-    const declared =
-      tags.some((t) => def.pattern.test(t)) ||
-      (def.byLanguages && inputs.programmingLangs.length > 0) ||
-      skillScores.length > 0;
-    let evidence = 0.5;
-    let evidenceBasis = "neutral";
-    if (skillScores.length > 0) {
-      evidence = Math.max(...skillScores) / 100;
-      evidenceBasis = "skill-test";
-    } else if (inputs.expertiseWeightSum > 0) {
-      evidence = inputs.expertiseWeightedSum / inputs.expertiseWeightSum / 5;
-      evidenceBasis = "expertise-attestations";
-    }
-    const score = declared ? round((0.6 * successRate + 0.4 * evidence) * 100) : 0;
-    out[area] = { declared, evidence: round(evidence, 4), evidenceBasis, score };
-  }
-  return out;
+const AREAS = Object.entries(CAPABILITY_AREAS) as [CapabilityArea, (typeof CAPABILITY_AREAS)[CapabilityArea]][];
+
+interface AreaScore {
+  declared: boolean;
+  evidence: number;
+  evidenceBasis: string;
+  score: number;
 }
 
-export function computeReputation(inputs: ReputationInputs): ReputationResult {
+function areaScore(
+  def: (typeof CAPABILITY_AREAS)[CapabilityArea],
+  tags: string[],
+  inputs: ReputationInputs,
+  successRate: number,
+): AreaScore {
+  let bestSkill = -1;
+  for (const skill of def.skills) {
+    const v = inputs.skillScores[skill];
+    if (v !== undefined && v > bestSkill) bestSkill = v;
+  }
+  let declared = bestSkill >= 0 || (def.byLanguages && inputs.programmingLangs.length > 0);
+  for (let i = 0; !declared && i < tags.length; i++) declared = def.pattern.test(tags[i]!);
+  let evidence = 0.5;
+  let evidenceBasis = "neutral";
+  if (bestSkill >= 0) {
+    evidence = bestSkill / 100;
+    evidenceBasis = "skill-test";
+  } else if (inputs.expertiseWeightSum > 0) {
+    evidence = inputs.expertiseWeightedSum / inputs.expertiseWeightSum / 5;
+    evidenceBasis = "expertise-attestations";
+  }
+  const score = declared ? round((0.6 * successRate + 0.4 * evidence) * 100) : 0;
+  return { declared, evidence: round(evidence, 4), evidenceBasis, score };
+}
+
+/** Every intermediate value of one computation; scores and breakdown are both read from it. */
+interface Evaluation {
+  successRate: number;
+  successBasis: Basis;
+  uptimeScore: number;
+  uptimeBasis: Basis;
+  avgMs: number | null;
+  responseScore: number;
+  responseBasis: Basis;
+  attScore: number;
+  verification: { points: number; counted: BadgePoints[] };
+  parts: { successRate: number; uptime: number; responseTime: number; attestations: number; verifications: number };
+  score: number;
+  areas: AreaScore[];
+}
+
+function evaluate(inputs: ReputationInputs): Evaluation {
   const young = inputs.now - inputs.registeredAt < NEW_AGENT_GRACE_SECONDS;
 
   const successObserved = inputs.totalClaimed > 0;
@@ -308,63 +334,96 @@ export function computeReputation(inputs: ReputationInputs): ReputationResult {
   const score = round(
     (parts.successRate + parts.uptime + parts.responseTime + parts.attestations + parts.verifications) * 100,
   );
-  const capabilities = capabilityScores(inputs, successRate);
-
+  const tags = inputs.capabilities.map((t) => t.toLowerCase());
   return {
+    successRate,
+    successBasis: successObserved ? "observed" : "prior",
+    uptimeScore,
+    uptimeBasis,
+    avgMs,
+    responseScore,
+    responseBasis,
+    attScore,
+    verification,
+    parts,
     score,
-    successRate: round(successRate, 4),
+    areas: AREAS.map(([, def]) => areaScore(def, tags, inputs, successRate)),
+  };
+}
+
+export type ReputationScores = Omit<ReputationResult, "components">;
+
+function scoresOf(e: Evaluation, inputs: ReputationInputs): ReputationScores {
+  return {
+    score: e.score,
+    successRate: round(e.successRate, 4),
     uptimePercentage: inputs.checks > 0 ? round((inputs.ups / inputs.checks) * 100) : 0,
-    avgResponseTimeMs: avgMs === null ? 0 : Math.round(avgMs),
+    avgResponseTimeMs: e.avgMs === null ? 0 : Math.round(e.avgMs),
     attestationCount: inputs.attestationCount,
-    attestationScore: round(attScore, 4),
-    verificationPoints: verification.points,
+    attestationScore: round(e.attScore, 4),
+    verificationPoints: e.verification.points,
     verificationBadges: [...new Set(inputs.badges)].sort(),
-    codingScore: capabilities.coding.score,
-    researchScore: capabilities.research.score,
-    contentScore: capabilities.content.score,
+    codingScore: e.areas[0]!.score,
+    researchScore: e.areas[1]!.score,
+    contentScore: e.areas[2]!.score,
+  };
+}
+
+/** The stored figures only (the bulk path); the same numbers computeReputation gives. */
+export function computeScores(inputs: ReputationInputs): ReputationScores {
+  return scoresOf(evaluate(inputs), inputs);
+}
+
+/** The figures and the breakdown of every component. */
+export function computeReputation(inputs: ReputationInputs): ReputationResult {
+  const e = evaluate(inputs);
+  return {
+    ...scoresOf(e, inputs),
     components: {
       successRate: {
-        value: round(successRate, 4),
+        value: round(e.successRate, 4),
         weight: WEIGHTS.successRate,
-        points: round(parts.successRate * 100),
-        basis: successObserved ? "observed" : "prior",
+        points: round(e.parts.successRate * 100),
+        basis: e.successBasis,
         completions: inputs.completions,
         totalClaimed: inputs.totalClaimed,
         failures: inputs.failures,
       },
       uptime: {
-        value: round(uptimeScore, 4),
+        value: round(e.uptimeScore, 4),
         weight: WEIGHTS.uptime,
-        points: round(parts.uptime * 100),
-        basis: uptimeBasis,
+        points: round(e.parts.uptime * 100),
+        basis: e.uptimeBasis,
         checks: inputs.checks,
         successfulChecks: inputs.ups,
         windowDays: UPTIME_WINDOW_DAYS,
       },
       responseTime: {
-        value: responseScore,
+        value: e.responseScore,
         weight: WEIGHTS.responseTime,
-        points: round(parts.responseTime * 100),
-        basis: responseBasis,
-        avgResponseTimeMs: avgMs === null ? null : Math.round(avgMs),
-        band: avgMs === null ? "none" : band(avgMs),
+        points: round(e.parts.responseTime * 100),
+        basis: e.responseBasis,
+        avgResponseTimeMs: e.avgMs === null ? null : Math.round(e.avgMs),
+        band: e.avgMs === null ? "none" : band(e.avgMs),
       },
       attestations: {
-        value: round(attScore / 5, 4),
+        value: round(e.attScore / 5, 4),
         weight: WEIGHTS.attestations,
-        points: round(parts.attestations * 100),
+        points: round(e.parts.attestations * 100),
         count: inputs.attestationCount,
-        attestationScore: round(attScore, 4),
+        attestationScore: round(e.attScore, 4),
       },
       verifications: {
-        value: round(verificationScore, 4),
+        value: round(e.verification.points / VERIFICATION_POINTS_CAP, 4),
         weight: WEIGHTS.verifications,
-        points: round(parts.verifications * 100),
-        badgePoints: verification.points,
+        points: round(e.parts.verifications * 100),
+        badgePoints: e.verification.points,
         cap: VERIFICATION_POINTS_CAP,
-        badges: verification.counted,
+        badges: e.verification.counted,
       },
-      capabilities,
+      capabilities: Object.fromEntries(
+        AREAS.map(([area], i) => [area, e.areas[i]!]),
+      ) as ReputationComponents["capabilities"],
     },
   };
 }
