@@ -1,11 +1,12 @@
 // Signature recovery throughput for the spec Payment (EIP-712): viem vs @noble/curves directly vs libsecp256k1
 // (native, `secp256k1` npm) inline, and a worker-thread pool. Run: tsx bench/recover.ts [count]
-import { cpus } from "node:os";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { parseSignature, recoverAddress } from "@agenthub/api/payments/eip712";
 import { PAID_PATHS } from "@agenthub/api/payments/prices";
 import { nativeRecoverer, WorkerRecoverer } from "@agenthub/api/payments/recover";
 import { SPEC_PAYMENT_TYPES, specDomain, specPaymentStruct } from "@agenthub/api/payments/spec-scheme";
-import { recoverTypedDataAddress, zeroAddress } from "viem";
+import { recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 
 const count = Number(process.argv[2] ?? 4000);
@@ -32,6 +33,8 @@ const items = await Promise.all(
 );
 const struct = specPaymentStruct(84532);
 
+const lines: string[] = [];
+
 async function measure(name: string, fn: (i: number) => Promise<unknown> | unknown, concurrent = false) {
   for (let i = 0; i < 200; i++) await fn(i); // warm-up
   const started = performance.now();
@@ -42,7 +45,9 @@ async function measure(name: string, fn: (i: number) => Promise<unknown> | unkno
   }
   const ms = performance.now() - started;
   const perSec = Math.round((count / ms) * 1000);
-  console.log(`| ${name} | ${perSec.toLocaleString("en-US")} | ${((ms * 1000) / count).toFixed(0)} µs |`);
+  const line = `| ${name} | ${perSec.toLocaleString("en-US")} | ${((ms * 1000) / count).toFixed(0)} µs |`;
+  lines.push(line);
+  console.log(line);
   return perSec;
 }
 
@@ -82,3 +87,22 @@ for (const threads of [1, 2]) {
   );
   await pool.close();
 }
+
+writeFileSync(
+  new URL("./results/recover.md", import.meta.url),
+  `# Signature recovery benchmark
+
+Spec \`Payment\` (EIP-712) signatures, ${count} recoveries per method after 200 warm-up ones, run ${new Date().toISOString()}
+with \`pnpm exec tsx bench/recover.ts ${count}\` on ${cpus().length} CPU(s) (${cpus()[0]?.model}), Node ${process.version};
+load average at the end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (the machine is shared: absolute numbers are low, ratios are what matters).
+
+| method | recoveries/s | per recovery |
+|---|---:|---:|
+${lines.join("\n")}
+
+The gate uses libsecp256k1 inline (\`api/src/payments/recover.ts\`), falling back to @noble/curves when the native
+binding does not load.
+`,
+);

@@ -15,7 +15,10 @@ const env = parseEnv(
     RELAYER_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
     NETWORK_NAME: z.string().default("baseSepolia"),
     /** Circle's USDC on Base Sepolia unless overridden; its EIP-712 domain is ("USDC", "2"). */
-    USDC_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/).default(BASE_SEPOLIA_USDC),
+    USDC_ADDRESS: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .default(BASE_SEPOLIA_USDC),
     USDC_NAME: z.string().default("USDC"),
     USDC_VERSION: z.string().default("2"),
   }),

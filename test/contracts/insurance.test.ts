@@ -627,7 +627,6 @@ describe("InsurancePool", () => {
             } else {
               await call;
               const owed = run.reward + run.fee;
-              // biome-ignore lint/complexity/useMathMinMax: bigint operands, Math.min does not apply
               const paid = owed < c ? owed : c;
               const left = c - paid;
               cov.set(failed, left);

@@ -86,7 +86,6 @@ describe("RunEscrow", () => {
       const good = [usdc.address, vault.address, identity.address, a, a, a] as const;
       for (let i = 0; i < good.length; i++) {
         const args = [...good] as [(typeof good)[0], (typeof good)[1], (typeof good)[2], typeof a, typeof a, typeof a];
-        // biome-ignore lint/suspicious/noExplicitAny: positional replacement in a typed tuple
         (args as any)[i] = zeroAddress;
         await viem.assertions.revertWithCustomError(
           viem.deployContract("RunEscrow", args),

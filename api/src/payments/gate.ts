@@ -18,7 +18,7 @@ import {
 import { ChainClock } from "../lib/chain-time.ts";
 import { type ParsedSignature, toLowS } from "./eip712.ts";
 import { PaymentError } from "./errors.ts";
-import { priceOf } from "./prices.ts";
+import { PAID_PATHS, priceOf } from "./prices.ts";
 import type { Recoverer } from "./recover.ts";
 import { checkSpecRules, parseSpecPayment, specMessage, specPaymentStruct } from "./spec-scheme.ts";
 import { type PaymentRow, PaymentStore } from "./store.ts";
@@ -206,7 +206,8 @@ export class PaymentGate {
         checkWindow(a, await this.clock.now());
         await this.simulate(offer, p);
       } catch (error) {
-        if (!resumed) await this.store.releaseX402(a.from, a.nonce);
+        // Nothing was sent for this claim (new, or taken over from an abandoned request): give it back.
+        await this.store.releaseX402(a.from, a.nonce);
         throw error;
       }
     }
@@ -367,7 +368,7 @@ export class PaymentGate {
       const payer = row.payer as Address;
       const nonce = row.nonce as Hex;
       try {
-        const offer = this.offer(row.endpoint);
+        const offer = this.offer(priceOf(row.endpoint) ? row.endpoint : (PAID_PATHS[0] as string));
         const used = await this.findUse(offer, payer, nonce);
         if (used) {
           await this.store.settled(payer, nonce, used, row.delivered);
