@@ -2,6 +2,7 @@
 // plus two bench-only routes on the same Hono app and middleware stack:
 //   GET  /bench/static  unpaid static JSON (the baseline)
 //   POST /bench/paid    requirePayment only, handler returns {} (payment verification throughput)
+//   GET  /bench/cache   search cache hits and misses of this process
 
 import { createRequire } from "node:module";
 import { agentHubChain, loadDeployments } from "@agenthub/common";
@@ -15,6 +16,7 @@ import { IpfsStore } from "../api/src/lib/ipfs.ts";
 import { KeyStore } from "../api/src/lib/keystore.ts";
 import { RateLimiter } from "../api/src/lib/rate-limit.ts";
 import { paymentGate, requirePayment } from "../api/src/payments/index.ts";
+import { searchCacheStats } from "../api/src/routes/intelligence/search.ts";
 
 // The API package's own dependencies (this file lives outside it).
 const apiRequire = createRequire(new URL("../api/package.json", import.meta.url));
@@ -39,6 +41,7 @@ const deps: Deps = {
 const app = createApp(deps);
 const staticBody = { status: "ok", service: "agenthub", version: "1.0.0" };
 app.get("/bench/static", (c) => c.json(staticBody));
+app.get("/bench/cache", (c) => c.json(searchCacheStats(deps)));
 app.post("/bench/paid", requirePayment("/api/intelligence/search"), (c) => c.json({ paid: c.get("payment").nonce }));
 serve({ fetch: app.fetch, hostname: "127.0.0.1", port: env.PORT }, () => {
   console.log(`bench API on ${env.PORT} (signature recovery: ${paymentGate(deps).recoverer})`);

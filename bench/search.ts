@@ -5,14 +5,15 @@
 // a fresh signed x-payment (spec EIP-712 Payment) per request. Writes bench/results/search.md.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { type Hex, keccak256, toHex, zeroAddress } from "viem";
+import { toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { migrate } from "../api/src/db/migrate.ts";
+import { refreshSearchShares } from "../api/src/jobs/search-stats.ts";
 import { specPaymentStruct } from "../api/src/payments/spec-scheme.ts";
 import { repoRoot } from "../scripts/lib/chain.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
@@ -22,11 +23,25 @@ const N = Number(process.argv[2] ?? process.env.BENCH_AGENTS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 /** API process counts to measure (comma list): each added process is one more stateless API on the same database. */
-const PROCESSES = (process.env.BENCH_API_PROCESSES ?? "1,2").split(",").map(Number);
+/**
+ * API configurations to measure (comma list of <processes>:<cache|nocache>): each added process is one more
+ * stateless API on the same database; "nocache" turns the per-process search cache off (SEARCH_CACHE_TTL_MS=0) to
+ * show the database path alone (search scenarios only).
+ */
+const CONFIGS = (process.env.BENCH_CONFIGS ?? "1:cache,2:cache,2:nocache").split(",").map((c) => {
+  const [processes, cache] = c.split(":");
+  return { processes: Number(processes), cache: cache !== "nocache" };
+});
+type Config = (typeof CONFIGS)[number];
+const configName = (c: Config) =>
+  `${c.processes} API process${c.processes > 1 ? "es" : ""}, search cache ${c.cache ? "on" : "off"}`;
 /** Only scenarios whose name contains one of these (comma list), e.g. BENCH_ONLY=static,common. */
 const ONLY = process.env.BENCH_ONLY?.split(",");
 const WARMUP = 3;
-const dir = mkdtempSync(join(tmpdir(), "agenthub-bench-search-"));
+/** BENCH_DATA_DIR keeps the seeded cluster between runs (seeding 1M agents takes minutes); new migrations still apply. */
+const KEEP_DIR = process.env.BENCH_DATA_DIR;
+const dir = KEEP_DIR ?? mkdtempSync(join(tmpdir(), "agenthub-bench-search-"));
+const seededMarker = join(dir, `seeded-${N}`);
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 const started = new Date();
 
@@ -38,13 +53,46 @@ async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
 }
 
 // ---------- database ----------
-const db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: await freePort(), log });
-const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+/** Postgres sized for the data set (the 1M-agent search table and its indexes are ~2 GB), like a production server. */
+const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS ?? "3GB";
+const dbPort = await freePort();
+let db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: dbPort, log });
+let pool = new pg.Pool({ connectionString: db.url, max: 4 });
+
+/** Applies shared_buffers (needs a restart) and loads the search table and its indexes into it. */
+async function sizeAndWarm(): Promise<void> {
+  await pool.query(`alter system set shared_buffers = '${SHARED_BUFFERS}'`);
+  await pool.end();
+  await db.stop();
+  db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: dbPort, log });
+  pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  const shown = (await pool.query<{ shared_buffers: string }>("show shared_buffers")).rows[0]!.shared_buffers;
+  if (shown !== SHARED_BUFFERS) throw new Error(`shared_buffers is ${shown}, not ${SHARED_BUFFERS}`);
+  await pool.query("create extension if not exists pg_prewarm");
+  const { rows } = await pool.query<{ rel: string; size: string }>(
+    `select c.oid::regclass::text rel, pg_size_pretty(pg_relation_size(c.oid)) size
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'api' and c.relkind in ('r', 'i')
+        and (c.relname like 'agent_search%' or c.relname in ('payment', 'payment_pkey'))`,
+  );
+  for (const r of rows) await pool.query("select pg_prewarm($1)", [r.rel]);
+  sizes.push(...rows.map((r) => `${r.rel} ${r.size}`));
+  log(`shared_buffers ${SHARED_BUFFERS}; prewarmed ${sizes.join(", ")}`);
+}
+const sizes: string[] = [];
 const apis: ChildProcess[] = [];
 
 const seedTimes: Record<string, number> = {};
 async function seed(): Promise<void> {
   await migrate(pool);
+  if (existsSync(seededMarker)) {
+    await pool.query("truncate api.payment");
+    for (const table of ["agent_search", "payment"]) await pool.query(`vacuum analyze api.${table}`);
+    await refreshSearchShares({ pool });
+    Object.assign(seedTimes, JSON.parse(readFileSync(seededMarker, "utf8")));
+    log(`reusing the ${N}-agent cluster in ${dir}`);
+    return;
+  }
   await pool.query(`
     create schema chain;
     create table chain.agent (id numeric(78,0) primary key, wallet text not null);
@@ -75,10 +123,12 @@ async function seed(): Promise<void> {
     for (const table of ["agent_search", "agent_profile", "reputation", "agent_wallet", "verification"])
       await client.query(`vacuum analyze api.${table}`);
     await client.query("vacuum analyze chain.agent_run_stats");
+    await refreshSearchShares({ pool }); // what the search-stats job does hourly
     seedTimes.vacuum = performance.now() - t;
   } finally {
     client.release();
   }
+  writeFileSync(seededMarker, JSON.stringify(seedTimes));
   log(
     `seeded ${N} agents: rows ${(seedTimes.rows! / 1000).toFixed(1)} s, indexes ${(seedTimes.indexes! / 1000).toFixed(1)} s, vacuum analyze ${(seedTimes.vacuum! / 1000).toFixed(1)} s`,
   );
@@ -122,7 +172,7 @@ function signHeaders(endpoint: string, count: number): string[] {
 }
 
 // ---------- API process ----------
-async function startApiProcess(): Promise<string> {
+async function startApiProcess(cache: boolean): Promise<string> {
   const port = await freePort();
   const deploymentsFile = join(dir, "deployments.json");
   const address = (i: number) => `0x${(i + 1).toString(16).padStart(40, "0")}`;
@@ -169,6 +219,7 @@ async function startApiProcess(): Promise<string> {
         PORT: String(port),
         NODE_ENV: "production",
         PAYMENT_RECONCILE_INTERVAL_MS: "3600000",
+        SEARCH_CACHE_TTL_MS: cache ? "5000" : "0",
         NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS ?? "",
       },
     }),
@@ -321,70 +372,94 @@ async function run(urls: string[], s: Scenario, connections: number, duration: n
   } satisfies Outcome;
 }
 
+/** EXPLAIN ANALYZE of the passes one sample request runs (the walk, then the GIN pass if the walk falls short). */
 async function explain(s: Scenario): Promise<string> {
   if (s.path !== SEARCH) return "";
-  const { buildWhere } = await import("../api/src/routes/intelligence/search-query.ts");
-  const { sql, params } = buildWhere(s.body!() as never);
-  const { rows } = await pool.query(
-    `explain (analyze, costs off, timing on) select s.agent_id from api.agent_search s ${sql}
-      order by s.score desc, s.agent_id limit 21`,
-    params,
-  );
-  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  const { searchStatement, hasIndexedCondition } = await import("../api/src/routes/intelligence/search-query.ts");
+  const f = { limit: 20, ...(s.body!() as object) };
+  const out: string[] = [];
+  for (const pass of ["walk", hasIndexedCondition(f) ? "match" : "rest"] as const) {
+    const q = searchStatement(pass, "chain", f, false, f.limit + 1);
+    const { rows } = await pool.query(`explain (analyze, costs off, timing on) ${q.text}`, q.values);
+    out.push(`-- ${pass} pass\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
+    const { rows: found } = await pool.query(q.text, q.values);
+    if (pass === "walk" && found.length > f.limit) break;
+  }
+  return out.join("\n\n");
 }
 
 // ---------- main ----------
 interface Row {
   s: Scenario;
-  processes: number;
+  config: Config;
   single: Outcome;
   loaded: Outcome;
+  /** Share of the searches answered from the API processes' caches (during both measured runs). */
+  hitRatio: number | undefined;
 }
+
+async function cacheStats(urls: string[]): Promise<{ hits: number; misses: number }> {
+  const all = await Promise.all(urls.map((u) => fetch(`${u}/bench/cache`).then((r) => r.json())));
+  return all.reduce((a, b) => ({ hits: a.hits + b.hits, misses: a.misses + b.misses }), { hits: 0, misses: 0 });
+}
+class SeedOnly extends Error {}
 const results: Row[] = [];
 const plans: { s: Scenario; plan: string }[] = [];
 try {
   await timed("migrate + seed", seed);
-  const urls: string[] = [];
-  for (const processes of PROCESSES) {
-    while (urls.length < processes) urls.push(await startApiProcess());
-    const active = urls.slice(0, processes);
-    for (const s of scenarios.filter((x) => !ONLY || ONLY.some((o) => x.name.includes(o)))) {
+  if (process.env.BENCH_SEED_ONLY) throw new SeedOnly();
+  await timed("size shared_buffers and prewarm", sizeAndWarm);
+  for (const config of CONFIGS) {
+    const urls: string[] = [];
+    while (urls.length < config.processes) urls.push(await startApiProcess(config.cache));
+    const chosen = scenarios.filter(
+      (x) => (!ONLY || ONLY.some((o) => x.name.includes(o))) && (config.cache || x.path === SEARCH),
+    );
+    for (const s of chosen) {
       // Enough fresh payments for the warm-up and both runs at up to 3,000 requests/s.
       const headers = s.paid ? signHeaders(s.paid, (WARMUP + 2 * DURATION) * 3000) : [];
-      await run(active, s, CONNECTIONS, WARMUP, headers.splice(0, WARMUP * 3000));
-      const single = await run(active.slice(0, 1), s, 1, DURATION, headers.splice(0, DURATION * 3000));
-      const loaded = await run(active, s, CONNECTIONS, DURATION, headers);
-      results.push({ s, processes, single, loaded });
-      if (processes === PROCESSES[0]) plans.push({ s, plan: await explain(s) });
+      await run(urls, s, CONNECTIONS, WARMUP, headers.splice(0, WARMUP * 3000));
+      const before = await cacheStats(urls);
+      const single = await run(urls.slice(0, 1), s, 1, DURATION, headers.splice(0, DURATION * 3000));
+      const loaded = await run(urls, s, CONNECTIONS, DURATION, headers);
+      const after = await cacheStats(urls);
+      const lookups = after.hits + after.misses - before.hits - before.misses;
+      const hitRatio = lookups > 0 ? (after.hits - before.hits) / lookups : undefined;
+      results.push({ s, config, single, loaded, hitRatio });
+      if (config === CONFIGS[0]) plans.push({ s, plan: await explain(s) });
       log(
-        `[${processes} API] ${s.name}: 1 conn p50 ${single.p50.toFixed(1)} p95 ${single.p95.toFixed(1)} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50.toFixed(1)} p95 ${loaded.p95.toFixed(1)} p99 ${loaded.p99.toFixed(1)} ms, errors ${loaded.errors}`,
+        `[${configName(config)}] ${s.name}: 1 conn p50 ${single.p50.toFixed(1)} p95 ${single.p95.toFixed(1)} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50.toFixed(1)} p95 ${loaded.p95.toFixed(1)} p99 ${loaded.p99.toFixed(1)} ms, errors ${loaded.errors}, cache hits ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`}`,
       );
     }
+    for (const api of apis.splice(0)) api.kill("SIGTERM");
   }
   const count = async (sql: string) => (await pool.query(sql)).rows[0].n as string;
   const payments = await count("select count(*)::text n from api.payment");
   const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 1 : 0) : "-");
-  const table = (processes: number) => {
-    const rows = results.filter((r) => r.processes === processes);
-    const base = rows[0]!.loaded.rps;
+  // "vs static" compares with the static baseline of the first configuration with the same process count.
+  const baseline = (c: Config) =>
+    results.find((r) => r.config.processes === c.processes && r.s === scenarios[0])?.loaded.rps;
+  const table = (config: Config) => {
+    const rows = results.filter((r) => r.config === config);
+    const base = baseline(config);
     return rows
       .map(
-        ({ s, single, loaded }) =>
-          `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${(loaded.rps / base).toFixed(2)} | ${loaded.errors} |`,
+        ({ s, single, loaded, hitRatio }) =>
+          `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${base ? (loaded.rps / base).toFixed(2) : "-"} | ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`} | ${loaded.errors} |`,
       )
       .join("\n");
   };
-  const tables = PROCESSES.map(
-    (p) => `### ${p} API process${p > 1 ? "es" : ""}
+  const tables = CONFIGS.map(
+    (c) => `### ${configName(c)}
 
-| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | non-2xx |
-|---|---:|---:|---:|---:|---:|---:|---:|
-${table(p)}`,
+| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | cache hits | non-2xx |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+${table(c)}`,
   ).join("\n\n");
   const md = `# Paid search benchmark
 
-${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (default settings: shared_buffers 128 MB,
-synchronous commit) with the API's migrations, seeded by \`bench/seed-agents.sql\`; the API
+${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (shared_buffers ${SHARED_BUFFERS}, search table and
+indexes prewarmed: ${sizes.join(", ")}; synchronous commit) with the API's migrations, seeded by \`bench/seed-agents.sql\`; the API
 (\`bench/search-server.ts\`: \`createApp\` plus a static and a payment-only route on the same app) in 1 or 2 Node
 ${process.version} processes on the same database (autocannon connections split evenly); autocannon in the benchmark
 process. Every paid request carries a fresh spec \`x-payment\` (EIP-712 Payment signed by one of 8 payers, unique
@@ -395,8 +470,10 @@ average at the end ${loadavg()
     .join(" ")}).
 
 \`pnpm exec tsx bench/search.ts ${N}\` (BENCH_DURATION=${DURATION} s per run, BENCH_CONNECTIONS=${CONNECTIONS},
-BENCH_API_PROCESSES=${PROCESSES.join(",")}). "1 connection" is one client in a loop (latency without queueing);
-the loaded columns are ${CONNECTIONS} concurrent connections.
+BENCH_CONFIGS=${CONFIGS.map((c) => `${c.processes}:${c.cache ? "cache" : "nocache"}`).join(",")}). "1 connection" is one client in a
+loop (latency without queueing); the loaded columns are ${CONNECTIONS} concurrent connections. "cache hits" is the share
+of searches the API processes answered from their search cache (emptied on any change to the search index; with
+random queries it only helps repeated ones, so "search cache off" shows the database path alone).
 
 Seeding: rows ${(seedTimes.rows! / 1000).toFixed(0)} s, indexes ${(seedTimes.indexes! / 1000).toFixed(0)} s,
 vacuum analyze ${(seedTimes.vacuum! / 1000).toFixed(0)} s.
@@ -421,9 +498,11 @@ ${plans
   mkdirSync(join(repoRoot, "bench", "results"), { recursive: true });
   writeFileSync(join(repoRoot, "bench", "results", "search.md"), md);
   log("wrote bench/results/search.md");
+} catch (error) {
+  if (!(error instanceof SeedOnly)) throw error;
 } finally {
   for (const api of apis) api.kill("SIGTERM");
   await pool.end();
   await db.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (!KEEP_DIR) rmSync(dir, { recursive: true, force: true });
 }

@@ -34,6 +34,11 @@ export const apiEnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often each API process settles the books of x402 payments whose settlement outcome was unknown. */
   PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
+  /** Search answers cached per process, emptied on any change to the search index; 0 turns the cache off. */
+  SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  SEARCH_CACHE_ENTRIES: z.coerce.number().int().positive().default(10_000),
+  /** How often the search index is analyzed and its lexeme/tag shares copied for the search planner gate. */
+  SEARCH_STATS_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
   /** Background jobs (pg-boss queue in schema pgboss): run them in this process. */
   JOBS_ENABLED: bool.default(true),
   UPTIME_INTERVAL_SECONDS: z.coerce.number().int().positive().default(300),

@@ -8,6 +8,7 @@
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
+import { refreshSearchShares } from "./search-stats.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
 
 export const JOB_SCHEMA = "pgboss";
@@ -18,6 +19,7 @@ export const QUEUES = {
   reputationDaily: "reputation-update",
   verificationExpiry: "verification-expiry",
   reputationPoll: "reputation-poll",
+  searchStats: "search-stats",
 } as const;
 
 export interface JobRunner {
@@ -80,6 +82,12 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.RECOMPUTE_POLL_SECONDS,
       expireInSeconds: 300,
       run: () => pollRunChanges(deps),
+    },
+    {
+      name: QUEUES.searchStats,
+      every: env.SEARCH_STATS_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => refreshSearchShares(deps),
     },
   ];
 

@@ -4,7 +4,8 @@ import type { Deps } from "../../context.ts";
 import { router } from "../../lib/openapi.ts";
 import { json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
-import { estimateMatches, type SearchFilters, searchPage } from "./search-query.ts";
+import { SearchCache } from "./search-cache.ts";
+import { estimateMatches, type SearchFilters, type SearchResult, searchPage } from "./search-query.ts";
 
 export const SEARCH_PATH = "/api/intelligence/search";
 export const MAX_LIMIT = 100;
@@ -72,7 +73,9 @@ const searchRoute = createRoute({
   summary: "Paid agent search ($0.001: x-payment, or x402 USDC)",
   description:
     "Filters all apply together; results are ordered by reputation score, descending (then id). `total` is exact " +
-    "when every match fits in the page, otherwise Postgres's planner estimate, at least limit + 1 (`totalExact: false`).",
+    "(`totalExact: true`) when the filters are selective enough for every match to be counted, otherwise Postgres's " +
+    "planner estimate, at least limit + 1 (`totalExact: false`). Answers may come from a per-process cache that is " +
+    "emptied whenever any agent's searchable data changes.",
   middleware: [requirePayment(SEARCH_PATH)] as const,
   request: { headers: docs.headers, body: jsonBody(searchBody) },
   responses: { 200: json(searchResponse, "Matching agents"), ...docs.responses },
@@ -102,8 +105,48 @@ async function cachedEstimate(deps: Deps, f: SearchFilters, fuzzy: boolean): Pro
 /** Single-word queries may be names with typos: the trigram fallback is tried when full text finds nothing. */
 const fuzzyCandidate = (q: string | undefined) => !!q && q.length >= 3 && q.length <= 100 && !/\s/.test(q.trim());
 
-export async function searchAgents(deps: Deps, f: SearchFilters) {
-  // One row past the page tells whether more exist; a walk down the score index stops as early as possible.
+type SearchAnswer = { results: SearchResult[]; total: number; totalExact: boolean };
+const caches = new WeakMap<Deps, SearchCache<SearchAnswer>>();
+
+function searchCache(deps: Deps): SearchCache<SearchAnswer> {
+  let cache = caches.get(deps);
+  if (!cache) {
+    cache = new SearchCache({
+      databaseUrl: deps.env.DATABASE_URL,
+      ttlMs: deps.env.SEARCH_CACHE_TTL_MS,
+      maxEntries: deps.env.SEARCH_CACHE_ENTRIES,
+      logger: deps.logger,
+    });
+    caches.set(deps, cache);
+  }
+  return cache;
+}
+
+/** Cache lookups of this process so far (benchmarks report the hit ratio). */
+export function searchCacheStats(deps: Deps): { hits: number; misses: number } {
+  const cache = caches.get(deps);
+  return { hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 };
+}
+
+/** Stops the cache's change feed (server shutdown). */
+export async function closeSearchCache(deps: Deps): Promise<void> {
+  await caches.get(deps)?.close();
+  caches.delete(deps);
+}
+
+export async function searchAgents(deps: Deps, f: SearchFilters): Promise<SearchAnswer> {
+  const cache = searchCache(deps);
+  const key = JSON.stringify(f);
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const token = cache.token();
+  const answer = await runSearch(deps, f);
+  cache.set(key, answer, token);
+  return answer;
+}
+
+async function runSearch(deps: Deps, f: SearchFilters): Promise<SearchAnswer> {
+  // One row past the page tells whether more exist.
   const cap = f.limit + 1;
   let fuzzy = false;
   let page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, false, cap);
@@ -111,9 +154,10 @@ export async function searchAgents(deps: Deps, f: SearchFilters) {
     fuzzy = true;
     page = await searchPage(deps.pool, deps.env.INDEXER_SCHEMA, f, true, cap);
   }
-  if (page.matched < cap) return { results: page.results, total: page.matched, totalExact: true };
+  const results = page.results.slice(0, f.limit);
+  if (page.exact) return { results, total: page.matched, totalExact: true };
   const estimate = await cachedEstimate(deps, f, fuzzy);
-  return { results: page.results, total: Math.max(estimate, cap), totalExact: false };
+  return { results, total: Math.max(estimate, cap), totalExact: false };
 }
 
 export const searchRoutes = router().openapi(searchRoute, async (c) => {
