@@ -129,7 +129,10 @@ export async function listProposals(
         order by p.created_at desc, p.id desc limit ${filter.limit} offset ${filter.offset}`,
       params,
     ),
-    deps.pool.query<{ n: number }>(`select count(*)::int n from ${schema}.proposal p ${where}`, params),
+    deps.pool.query<{ n: number }>(
+      `select count(*)::int n from ${schema}.proposal p ${where}`,
+      filter.status ? params : [],
+    ),
   ]);
   // The chain's state() is the answer; a proposal whose on-chain state no longer matches the filter (the index
   // trails the chain by a moment) is left out.

@@ -6,7 +6,7 @@ const MAX_UINT256 = 2n ** 256n - 1n;
 const uint256 = z
   .string()
   .regex(/^\d{1,78}$/, "must be an unsigned integer string")
-  .refine((v) => BigInt(v) <= MAX_UINT256, "must fit in uint256");
+  .refine((v) => !/^\d{1,78}$/.test(v) || BigInt(v) <= MAX_UINT256, "must fit in uint256");
 
 export const proposalIdParam = z.object({
   proposalId: uint256.openapi({ param: { name: "proposalId", in: "path" }, description: "Governor proposal id" }),
