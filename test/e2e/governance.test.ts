@@ -518,3 +518,35 @@ describe("governance: proposals and votes", () => {
     );
   });
 });
+
+describe("governance and insurance: OpenAPI", () => {
+  it("documents every insurance and governance route with its schemas", async () => {
+    const doc = ok(await api("GET", "/openapi.json"));
+    for (const path of [
+      "/api/insurance/stake",
+      "/api/insurance/withdraw",
+      "/api/insurance/coverage/{agentTokenId}",
+      "/api/insurance/stake/{agentTokenId}",
+      "/api/insurance/agent/{agentId}/stakes",
+      "/api/insurance/bounty/{bountyId}/claims",
+      "/api/auth/token",
+      `${BASE}/proposals`,
+      `${BASE}/proposals/{proposalId}`,
+      `${BASE}/proposals/{proposalId}/vote`,
+      `${BASE}/voting-power/{address}`,
+      `${BASE}/treasury`,
+    ]) {
+      assert.ok(doc.paths[path], `${path} is documented`);
+    }
+    for (const name of [
+      "Proposal",
+      "VotingPower",
+      "Treasury",
+      "InsuranceStake",
+      "InsuranceCoverage",
+      "InsuranceClaim",
+    ]) {
+      assert.ok(doc.components.schemas[name], `schema ${name}`);
+    }
+  });
+});
