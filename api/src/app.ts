@@ -14,7 +14,9 @@ import { authRoutes } from "./routes/auth.ts";
 import { claimPageRoutes } from "./routes/claim-page.ts";
 import { configRoutes } from "./routes/config.ts";
 import { devRoutes } from "./routes/dev.ts";
+import { governanceRoutes } from "./routes/governance/index.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { insuranceRoutes } from "./routes/insurance/index.ts";
 import { searchRoutes } from "./routes/intelligence/search.ts";
 import { ipfsRoutes } from "./routes/ipfs.ts";
 import { marketRoutes } from "./routes/market.ts";
@@ -74,6 +76,8 @@ export function createApp(deps: Deps) {
   app.route("/", verificationRoutes);
   app.route("/", attestationRoutes);
   app.route("/", claimPageRoutes);
+  app.route("/", insuranceRoutes);
+  app.route("/", governanceRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 
   app.doc31("/openapi.json", {

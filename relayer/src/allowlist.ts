@@ -40,7 +40,7 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
     "timeoutSlash",
   ],
   InsurancePool: ["stakeWithPermit", "requestWithdrawal", "withdraw", "claim"],
-  AgentHubGovernor: ["castVoteBySig"],
+  AgentHubGovernor: ["castVoteBySig", "castVoteWithReasonAndParamsBySig"],
   USDC: ["transferWithAuthorization"],
 };
 

@@ -1,10 +1,11 @@
 import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
-import { getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
+import { getAddress, type Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { activeStake, canClaimRuns, MIN_STAKE } from "../../domain/agent-status.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
+import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
 import { splitPermitSignature } from "../../lib/permit.ts";
 import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
@@ -64,31 +65,21 @@ const statusRoute = createRoute({
 function assertStakeAllowed(agent: AgentRecord, now: bigint, walletAddress: string, amount: bigint) {
   if (amount < MIN_STAKE) throw new ApiError(400, "INSUFFICIENT_STAKE", `minimum stake is ${MIN_STAKE} (20 USDC)`);
   if (statusOf(agent, now) === "BANNED") throw errors.forbidden("AGENT_BANNED", `agent ${agent.id} is banned`);
-  const allowed = [agent.wallet, agent.owner].some((a) => isAddressEqual(a as Hex, walletAddress as Hex));
-  if (!allowed) throw errors.forbidden("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
+  if (!isAgentWalletOrOwner(agent, walletAddress))
+    throw errors.forbidden("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
 }
 
 /** Verifies the receipt holds a Staked deposit for this agent from walletAddress, records the hash once, waits for the indexer. */
 async function recordStake(deps: Deps, agent: AgentRecord, hash: Hex, walletAddress: string, amount: bigint) {
-  const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (!receipt) throw new ApiError(400, "TX_NOT_FOUND", `no confirmed transaction ${hash}`);
-  if (receipt.status !== "success") throw new ApiError(400, "TX_FAILED", `transaction ${hash} reverted`);
-  const vault = deps.deployments.contracts.StakeVault.address;
-  const deposits = parseEventLogs({ abi: StakeVaultAbi, logs: receipt.logs, eventName: "Staked" }).filter(
-    (log) => isAddressEqual(log.address, vault) && log.args.agentId === BigInt(agent.id),
-  );
-  if (deposits.length === 0)
-    throw new ApiError(400, "NOT_A_STAKE", `transaction ${hash} holds no deposit for agent ${agent.id}`);
-  const mine = deposits.filter((d) => isAddressEqual(d.args.from, walletAddress as Hex));
-  if (mine.length === 0) throw errors.forbidden("WALLET_MISMATCH", "the deposit was not made from walletAddress");
-  const deposited = mine.reduce((sum, d) => sum + d.args.amount, 0n);
-  if (deposited < amount) {
-    throw new ApiError(
-      400,
-      "STAKE_AMOUNT_MISMATCH",
-      `transaction deposited ${deposited}, less than the stated ${amount}`,
-    );
-  }
+  const deposited = await verifyDepositTx(deps, {
+    hash,
+    abi: StakeVaultAbi,
+    contract: deps.deployments.contracts.StakeVault.address,
+    eventName: "Staked",
+    agentId: agent.id,
+    walletAddress,
+    amount,
+  });
   const inserted = await deps.pool.query(
     `insert into api.stake_record (tx_hash, agent_id, wallet_address, amount) values ($1, $2, $3, $4) on conflict do nothing`,
     [hash.toLowerCase(), agent.id, getAddress(walletAddress), deposited.toString()],

@@ -1,0 +1,404 @@
+// Insurance: agents' USDC coverage in the InsurancePool. Stakes are gasless (EIP-2612 permit relayed through
+// stakeWithPermit) or the wallet's own stake() transaction; withdrawals are signed by the agent's owner or wallet
+// and relayed (request, then complete after the 14-day cooldown); a failed run's poster claims against the coverage.
+import { InsurancePoolAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
+import { createRoute } from "@hono/zod-openapi";
+import { getAddress, type Hex, isAddressEqual } from "viem";
+import type { Deps } from "../../context.ts";
+import { ApiError, errors } from "../../errors.ts";
+import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
+import { eventArgs } from "../../lib/events.ts";
+import { router } from "../../lib/openapi.ts";
+import { splitPermitSignature } from "../../lib/permit.ts";
+import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
+import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
+import { verifySignedAction } from "../../lib/signed-action.ts";
+import { waitForIndexer } from "../../lib/wait.ts";
+import { findAgent, isoFromSeconds } from "../agents/repository.ts";
+import { chainNow } from "../runs/escrow.ts";
+import { getRun } from "../runs/repository.ts";
+import {
+  claimsOfRun,
+  coverageOf,
+  coverageSummary,
+  hasCoverage,
+  indexedInsuranceTx,
+  isClaimed,
+  pendingWithdrawal,
+  stakeEntries,
+} from "./repository.ts";
+import {
+  agentIdParam,
+  agentStakes,
+  agentTokenIdParam,
+  bountyClaims,
+  bountyIdParam,
+  claimBody,
+  claimResult,
+  coverageQuery,
+  coverageResult,
+  coverageSummary as coverageSummarySchema,
+  pageQuery,
+  stakeBody,
+  stakeResult,
+  withdrawBody,
+  withdrawResult,
+} from "./schemas.ts";
+
+const TAG = ["insurance"];
+
+/** InsurancePool reverts the API's checks did not foresee (races) -> stable codes. */
+const REVERTS: RevertCodes = {
+  InsurancePoolZeroAmount: { status: 400, code: "INVALID_AMOUNT" },
+  InsurancePoolWithdrawalPending: { status: 409, code: "WITHDRAWAL_PENDING" },
+  InsurancePoolNoWithdrawal: { status: 409, code: "NO_PENDING_WITHDRAWAL" },
+  InsurancePoolCooldownActive: { status: 409, code: "WITHDRAWAL_NOT_READY" },
+  InsurancePoolInsufficientCoverage: { status: 409, code: "INSUFFICIENT_COVERAGE" },
+  InsurancePoolAlreadyClaimed: { status: 409, code: "ALREADY_CLAIMED" },
+  InsurancePoolNoCoverage: { status: 409, code: "NO_COVERAGE" },
+  InsurancePoolNoFailure: { status: 409, code: "NO_FAILED_AGENT" },
+  ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
+  ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
+};
+
+const stakeRoute = createRoute({
+  method: "post",
+  path: "/api/insurance/stake",
+  tags: TAG,
+  summary:
+    "Stake USDC as coverage for an agent: gasless (signature + deadline: EIP-2612 permit for spender = InsurancePool, " +
+    "relayed through stakeWithPermit) or record the wallet's own InsurancePool.stake transaction (txHash, once)",
+  middleware: [rateLimit("stake", LIMITS.stake)] as const,
+  request: { body: jsonBody(stakeBody) },
+  responses: { 200: json(stakeResult, "Staked"), ...errorResponses(400, 403, 404, 409, 429, 503, 504) },
+});
+
+const withdrawRoute = createRoute({
+  method: "post",
+  path: "/api/insurance/withdraw",
+  tags: TAG,
+  summary:
+    "Withdraw coverage in two phases: request (starts the 14-day cooldown; signed action insurance-withdraw-request) " +
+    "then complete (pays the identity token owner; signed action insurance-withdraw); signer = agent owner or wallet",
+  request: { body: jsonBody(withdrawBody) },
+  responses: { 200: json(withdrawResult, "Withdrawal requested or paid"), ...errorResponses(400, 401, 403, 404, 409) },
+});
+
+const coverageRoute = createRoute({
+  method: "get",
+  path: "/api/insurance/coverage/{agentTokenId}",
+  tags: TAG,
+  summary: "Whether the agent's coverage not pending withdrawal is at least requiredAmount (InsurancePool.hasCoverage)",
+  request: { params: agentTokenIdParam, query: coverageQuery },
+  responses: { 200: json(coverageResult, "Coverage"), ...errorResponses(400, 404) },
+});
+
+const stakeStatusRoute = createRoute({
+  method: "get",
+  path: "/api/insurance/stake/{agentTokenId}",
+  tags: TAG,
+  summary: "The agent's coverage, pending withdrawal and cooldown (read from the contract)",
+  request: { params: agentTokenIdParam },
+  responses: { 200: json(coverageSummarySchema, "Stake"), ...errorResponses(400, 404) },
+});
+
+const agentStakesRoute = createRoute({
+  method: "get",
+  path: "/api/insurance/agent/{agentId}/stakes",
+  tags: TAG,
+  summary: "The agent's coverage and its stake deposits, newest first",
+  request: { params: agentIdParam, query: pageQuery },
+  responses: { 200: json(agentStakes, "Stakes"), ...errorResponses(400, 404) },
+});
+
+const claimsRoute = createRoute({
+  method: "get",
+  path: "/api/insurance/bounty/{bountyId}/claims",
+  tags: TAG,
+  summary: "Insurance claims paid for a run (bountyId of the runs API)",
+  request: { params: bountyIdParam },
+  responses: { 200: json(bountyClaims, "Claims"), ...errorResponses(400, 404) },
+});
+
+const claimRoute = createRoute({
+  method: "post",
+  path: "/api/insurance/bounty/{bountyId}/claims",
+  tags: TAG,
+  summary:
+    "The run's poster claims against the failed agent's coverage (signed action insurance-claim:run:<bountyId>); " +
+    "pays min(coverage, reward + fee) to the poster",
+  request: { params: bountyIdParam, body: jsonBody(claimBody) },
+  responses: { 200: json(claimResult, "Claim paid"), ...errorResponses(400, 401, 403, 404, 409) },
+});
+
+async function requireAgent(deps: Deps, id: number) {
+  const agent = await findAgent(deps, id);
+  if (!agent) throw errors.agentNotFound(id);
+  return agent;
+}
+
+function positiveAmount(value: string): bigint {
+  const amount = BigInt(value);
+  if (amount === 0n) throw new ApiError(400, "INVALID_AMOUNT", "amountUsdc must be greater than 0");
+  return amount;
+}
+
+async function waitForInsuranceTx(deps: Deps, hash: string, kind: string) {
+  await waitForIndexer(`insurance ${hash}`, () => indexedInsuranceTx(deps, hash, kind), deps.env.INDEXER_WAIT_MS);
+}
+
+export const insuranceRoutes = router()
+  .openapi(stakeRoute, async (c) => {
+    const deps = c.get("deps");
+    const body = c.req.valid("json");
+    const amount = positiveAmount(body.amountUsdc);
+    const agent = await requireAgent(deps, body.agentTokenId);
+    if (!isAgentWalletOrOwner(agent, body.walletAddress))
+      throw errors.forbidden("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
+    const wallet = getAddress(body.walletAddress);
+    let hash: Hex;
+    let mode: "PERMIT" | "TX";
+    if (body.txHash) {
+      hash = body.txHash as Hex;
+      mode = "TX";
+      await verifyDepositTx(deps, {
+        hash,
+        abi: InsurancePoolAbi,
+        contract: deps.deployments.contracts.InsurancePool.address,
+        eventName: "CoverageStaked",
+        agentId: agent.id,
+        walletAddress: wallet,
+        amount,
+      });
+    } else {
+      const { r, s, v } = splitPermitSignature(body.signature!);
+      const relayed = await relayMapped(
+        deps,
+        "InsurancePool",
+        InsurancePoolAbi,
+        "stakeWithPermit",
+        [BigInt(agent.id), wallet, amount, BigInt(body.deadline!), v, r, s],
+        `insurance-stake-permit:${body.signature!.toLowerCase()}`,
+        REVERTS,
+      );
+      hash = relayed.txHash;
+      mode = "PERMIT";
+    }
+    const inserted = await deps.pool.query(
+      `insert into api.insurance_stake_record (tx_hash, agent_id, wallet_address, amount, mode)
+       values ($1, $2, $3, $4, $5) on conflict do nothing`,
+      [hash.toLowerCase(), agent.id, wallet, amount.toString(), mode],
+    );
+    if (inserted.rowCount !== 1) throw new ApiError(400, "TX_ALREADY_USED", `transaction ${hash} was already recorded`);
+    await waitForInsuranceTx(deps, hash, "STAKED");
+    const stake = await coverageSummary(deps, agent.id);
+    return c.json(
+      {
+        success: true,
+        agentTokenId: agent.id,
+        amountUsdc: amount.toString(),
+        stakedBy: wallet,
+        txHash: hash,
+        stake,
+        message: `Staked ${amount} USDC base units; agent ${agent.id} now has ${stake.availableCoverage} available coverage.`,
+      },
+      200,
+    );
+  })
+  .openapi(withdrawRoute, async (c) => {
+    const deps = c.get("deps");
+    const body = c.req.valid("json");
+    const id = body.agentTokenId;
+    const amount = body.phase === "request" ? positiveAmount(body.amountUsdc!) : 0n;
+    const agent = await requireAgent(deps, id);
+    const action = body.phase === "request" ? "insurance-withdraw-request" : "insurance-withdraw";
+    const signer = await verifySignedAction(deps, body, { action, kind: "agent", id });
+    if (!isAgentWalletOrOwner(agent, signer))
+      throw errors.forbidden("NOT_AGENT_OWNER", `only agent ${id}'s owner or wallet may withdraw its coverage`);
+    const pending = await pendingWithdrawal(deps, id);
+
+    if (body.phase === "request") {
+      if (pending.amount > 0n)
+        throw errors.conflict(
+          "WITHDRAWAL_PENDING",
+          `a withdrawal of ${pending.amount} is already pending (available at ${isoFromSeconds(pending.availableAt)})`,
+        );
+      const coverage = await coverageOf(deps, id);
+      if (amount > coverage)
+        throw errors.conflict("INSUFFICIENT_COVERAGE", `agent ${id} has ${coverage} coverage, less than ${amount}`);
+      const relayed = await relayMapped(
+        deps,
+        "InsurancePool",
+        InsurancePoolAbi,
+        "requestWithdrawal",
+        [BigInt(id), amount],
+        `insurance-withdraw-request:${body.signature.toLowerCase()}`,
+        REVERTS,
+      );
+      const [requested] = eventArgs<{ availableAt: bigint }>(
+        InsurancePoolAbi,
+        relayed.logs,
+        "CoverageWithdrawalRequested",
+      );
+      await waitForInsuranceTx(deps, relayed.txHash, "WITHDRAWAL_REQUESTED");
+      const availableAt = isoFromSeconds(BigInt(requested!.availableAt));
+      return c.json(
+        {
+          success: true,
+          agentTokenId: id,
+          phase: "requested" as const,
+          amountUsdc: amount.toString(),
+          availableAt,
+          paidTo: null,
+          txHash: relayed.txHash,
+          stake: await coverageSummary(deps, id),
+          message: `Withdrawal of ${amount} requested; complete it from ${availableAt}. The amount stays claimable until paid.`,
+        },
+        200,
+      );
+    }
+
+    if (pending.amount === 0n)
+      throw errors.conflict("NO_PENDING_WITHDRAWAL", `agent ${id} has no pending withdrawal; request one first`);
+    const now = await chainNow(deps);
+    if (now < pending.availableAt)
+      throw errors.conflict(
+        "WITHDRAWAL_NOT_READY",
+        `the cooldown ends at ${isoFromSeconds(pending.availableAt)} (chain time is ${isoFromSeconds(now)})`,
+      );
+    const relayed = await relayMapped(
+      deps,
+      "InsurancePool",
+      InsurancePoolAbi,
+      "withdraw",
+      [BigInt(id)],
+      `insurance-withdraw:${body.signature.toLowerCase()}`,
+      REVERTS,
+    );
+    const [paid] = eventArgs<{ to: string; amount: bigint }>(InsurancePoolAbi, relayed.logs, "CoverageWithdrawn");
+    await waitForInsuranceTx(deps, relayed.txHash, "WITHDRAWN");
+    return c.json(
+      {
+        success: true,
+        agentTokenId: id,
+        phase: "withdrawn" as const,
+        amountUsdc: paid!.amount.toString(),
+        availableAt: null,
+        paidTo: getAddress(paid!.to),
+        txHash: relayed.txHash,
+        stake: await coverageSummary(deps, id),
+        message: `Withdrew ${paid!.amount} USDC base units to the agent's owner ${getAddress(paid!.to)}.`,
+      },
+      200,
+    );
+  })
+  .openapi(coverageRoute, async (c) => {
+    const deps = c.get("deps");
+    const { agentTokenId } = c.req.valid("param");
+    const { requiredAmount } = c.req.valid("query");
+    await requireAgent(deps, agentTokenId);
+    const [covered, summary] = await Promise.all([
+      hasCoverage(deps, agentTokenId, BigInt(requiredAmount)),
+      coverageSummary(deps, agentTokenId),
+    ]);
+    return c.json(
+      {
+        agentTokenId,
+        requiredAmount: BigInt(requiredAmount).toString(),
+        hasCoverage: covered,
+        availableCoverage: summary.availableCoverage,
+      },
+      200,
+    );
+  })
+  .openapi(stakeStatusRoute, async (c) => {
+    const deps = c.get("deps");
+    const { agentTokenId } = c.req.valid("param");
+    await requireAgent(deps, agentTokenId);
+    return c.json(await coverageSummary(deps, agentTokenId), 200);
+  })
+  .openapi(agentStakesRoute, async (c) => {
+    const deps = c.get("deps");
+    const { agentId } = c.req.valid("param");
+    const { limit, offset } = c.req.valid("query");
+    await requireAgent(deps, agentId);
+    const [stake, entries] = await Promise.all([
+      coverageSummary(deps, agentId),
+      stakeEntries(deps, agentId, limit, offset),
+    ]);
+    return c.json({ agentId, stake, ...entries, limit, offset }, 200);
+  })
+  .openapi(claimsRoute, async (c) => {
+    const deps = c.get("deps");
+    const { bountyId } = c.req.valid("param");
+    const run = await getRun(deps, bountyId);
+    if (run.onchainRunId === null)
+      return c.json({ bountyId, onchainRunId: null, failedAgentId: null, claimable: false, claims: [] }, 200);
+    const runId = run.onchainRunId;
+    const failed = await deps.chain.readContract({
+      address: deps.deployments.contracts.RunEscrow.address,
+      abi: RunEscrowAbi,
+      functionName: "failedAgentOf",
+      args: [runId],
+    });
+    const claimable = failed !== 0n && !(await isClaimed(deps, runId, failed)) && (await coverageOf(deps, failed)) > 0n;
+    const claims = (await claimsOfRun(deps, runId)).map((cl) => ({
+      bountyId,
+      onchainRunId: runId.toString(),
+      ...cl,
+    }));
+    return c.json(
+      {
+        bountyId,
+        onchainRunId: runId.toString(),
+        failedAgentId: failed === 0n ? null : Number(failed),
+        claimable,
+        claims,
+      },
+      200,
+    );
+  })
+  .openapi(claimRoute, async (c) => {
+    const deps = c.get("deps");
+    const { bountyId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const run = await getRun(deps, bountyId);
+    const signer = await verifySignedAction(deps, body, { action: "insurance-claim", kind: "run", id: bountyId });
+    if (!isAddressEqual(signer, run.poster as Hex))
+      throw errors.forbidden("NOT_RUN_POSTER", `only the run's poster ${run.poster} may claim`);
+    if (run.onchainRunId === null)
+      throw errors.conflict("NO_FAILED_AGENT", `run ${bountyId} was never funded, so no agent failed it`);
+    const runId = run.onchainRunId;
+    const failed = await deps.chain.readContract({
+      address: deps.deployments.contracts.RunEscrow.address,
+      abi: RunEscrowAbi,
+      functionName: "failedAgentOf",
+      args: [runId],
+    });
+    if (failed === 0n) throw errors.conflict("NO_FAILED_AGENT", `no agent has failed run ${bountyId}`);
+    if (await isClaimed(deps, runId, failed))
+      throw errors.conflict("ALREADY_CLAIMED", `run ${bountyId} was already claimed against agent ${failed}`);
+    if ((await coverageOf(deps, failed)) === 0n)
+      throw errors.conflict("NO_COVERAGE", `agent ${failed} has no insurance coverage`);
+    const relayed = await relayMapped(
+      deps,
+      "InsurancePool",
+      InsurancePoolAbi,
+      "claim",
+      [runId],
+      `insurance-claim:${runId}:${failed}`,
+      REVERTS,
+    );
+    await waitForInsuranceTx(deps, relayed.txHash, "CLAIM_PAID");
+    const [paid] = await claimsOfRun(deps, runId, relayed.txHash);
+    return c.json(
+      {
+        success: true,
+        claim: { bountyId, onchainRunId: runId.toString(), ...paid! },
+        txHash: relayed.txHash,
+        message: `Paid ${paid!.amountUsdc} USDC base units from agent ${failed}'s coverage to the poster.`,
+      },
+      200,
+    );
+  });

@@ -1,0 +1,123 @@
+// Insurance facts: balances come from the InsurancePool itself (chain wins), history from the indexer's views.
+import { InsurancePoolAbi } from "@agenthub/common/generated/abis";
+import type { Deps } from "../../context.ts";
+import { isoFromSeconds } from "../agents/repository.ts";
+
+export interface CoverageSummary {
+  agentTokenId: number;
+  coverage: string;
+  availableCoverage: string;
+  pendingWithdrawal: { amount: string; availableAt: string } | null;
+  withdrawalCooldownSeconds: number;
+  updatedAt: string | null;
+}
+
+export const WITHDRAWAL_COOLDOWN_SECONDS = 14 * 24 * 3600;
+
+const pool = (deps: Deps) => ({ address: deps.deployments.contracts.InsurancePool.address, abi: InsurancePoolAbi });
+
+/** Coverage and pending withdrawal read from the contract, plus the last indexed change. */
+export async function coverageSummary(deps: Deps, agentId: number): Promise<CoverageSummary> {
+  const id = BigInt(agentId);
+  const [coverage, [pendingAmount, availableAt], indexed] = await Promise.all([
+    deps.chain.readContract({ ...pool(deps), functionName: "coverageOf", args: [id] }),
+    deps.chain.readContract({ ...pool(deps), functionName: "pendingWithdrawal", args: [id] }),
+    deps.pool.query<{ updated_at: string }>(
+      `select updated_at::text from ${deps.env.INDEXER_SCHEMA}.insurance_coverage where agent_id = $1`,
+      [agentId],
+    ),
+  ]);
+  const updatedAt = indexed.rows[0]?.updated_at;
+  return {
+    agentTokenId: agentId,
+    coverage: coverage.toString(),
+    availableCoverage: (coverage - pendingAmount).toString(),
+    pendingWithdrawal:
+      pendingAmount === 0n ? null : { amount: pendingAmount.toString(), availableAt: isoFromSeconds(availableAt) },
+    withdrawalCooldownSeconds: WITHDRAWAL_COOLDOWN_SECONDS,
+    updatedAt: updatedAt === undefined ? null : isoFromSeconds(BigInt(updatedAt)),
+  };
+}
+
+export async function hasCoverage(deps: Deps, agentId: number, required: bigint): Promise<boolean> {
+  return deps.chain.readContract({ ...pool(deps), functionName: "hasCoverage", args: [BigInt(agentId), required] });
+}
+
+export async function pendingWithdrawal(deps: Deps, agentId: number) {
+  const [amount, availableAt] = await deps.chain.readContract({
+    ...pool(deps),
+    functionName: "pendingWithdrawal",
+    args: [BigInt(agentId)],
+  });
+  return { amount, availableAt: BigInt(availableAt) };
+}
+
+export async function coverageOf(deps: Deps, agentId: number | bigint): Promise<bigint> {
+  return deps.chain.readContract({ ...pool(deps), functionName: "coverageOf", args: [BigInt(agentId)] });
+}
+
+export async function isClaimed(deps: Deps, runId: bigint, agentId: bigint): Promise<boolean> {
+  return deps.chain.readContract({ ...pool(deps), functionName: "isClaimed", args: [runId, agentId] });
+}
+
+export async function stakeEntries(deps: Deps, agentId: number, limit: number, offset: number) {
+  const schema = deps.env.INDEXER_SCHEMA;
+  const [rows, count] = await Promise.all([
+    deps.pool.query<{ account: string; amount: string; tx_hash: string; timestamp: string }>(
+      `select account, amount::text, tx_hash, timestamp::text from ${schema}.insurance_event
+        where agent_id = $1 and kind = 'STAKED' order by timestamp desc, id desc limit $2 offset $3`,
+      [agentId, limit, offset],
+    ),
+    deps.pool.query<{ n: number }>(
+      `select count(*)::int n from ${schema}.insurance_event where agent_id = $1 and kind = 'STAKED'`,
+      [agentId],
+    ),
+  ]);
+  return {
+    total: count.rows[0]!.n,
+    stakes: rows.rows.map((r) => ({
+      from: r.account,
+      amountUsdc: r.amount,
+      txHash: r.tx_hash,
+      stakedAt: isoFromSeconds(BigInt(r.timestamp)),
+    })),
+  };
+}
+
+export interface ClaimRow {
+  agentTokenId: number;
+  poster: string;
+  amountUsdc: string;
+  txHash: string;
+  claimedAt: string;
+}
+
+export async function claimsOfRun(deps: Deps, onchainRunId: bigint, txHash?: string): Promise<ClaimRow[]> {
+  const r = await deps.pool.query<{
+    agent_id: string;
+    account: string;
+    amount: string;
+    tx_hash: string;
+    timestamp: string;
+  }>(
+    `select agent_id::text, account, amount::text, tx_hash, timestamp::text from ${deps.env.INDEXER_SCHEMA}.insurance_event
+      where run_id = $1 and kind = 'CLAIM_PAID' and ($2::text is null or tx_hash = $2) order by timestamp, id`,
+    [onchainRunId.toString(), txHash?.toLowerCase() ?? null],
+  );
+  return r.rows.map((row) => ({
+    agentTokenId: Number(row.agent_id),
+    poster: row.account,
+    amountUsdc: row.amount,
+    txHash: row.tx_hash,
+    claimedAt: isoFromSeconds(BigInt(row.timestamp)),
+  }));
+}
+
+/** Waits until the indexer holds an insurance event of `kind` from transaction `hash`. */
+export async function indexedInsuranceTx(deps: Deps, hash: string, kind: string) {
+  const r = await deps.pool.query(
+    `select 1 from ${deps.env.INDEXER_SCHEMA}.insurance_event where tx_hash = $1 and kind = $2 limit 1`,
+    [hash.toLowerCase(), kind],
+  );
+  return r.rows[0] as unknown;
+}
