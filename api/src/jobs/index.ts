@@ -7,6 +7,7 @@
 // pg-boss then retries it on another process, and every handler is idempotent, so a crash loses nothing.
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
+import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
 
@@ -18,6 +19,7 @@ export const QUEUES = {
   reputationDaily: "reputation-update",
   verificationExpiry: "verification-expiry",
   reputationPoll: "reputation-poll",
+  webhookDispatch: "webhook-dispatch",
 } as const;
 
 export interface JobRunner {
@@ -80,6 +82,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.RECOMPUTE_POLL_SECONDS,
       expireInSeconds: 300,
       run: () => pollRunChanges(deps),
+    },
+    {
+      // Organization webhooks: sends due deliveries from the outbox (api.webhook_delivery).
+      name: QUEUES.webhookDispatch,
+      every: env.WEBHOOK_DISPATCH_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => dispatchWebhooks(deps),
     },
   ];
 
