@@ -82,6 +82,7 @@ export function toView(deps: Deps, o: OrgRow): z.infer<typeof organizationView> 
 export function slugify(name: string): string {
   const slug = name
     .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
