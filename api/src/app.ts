@@ -20,6 +20,8 @@ import { insuranceRoutes } from "./routes/insurance/index.ts";
 import { searchRoutes } from "./routes/intelligence/search.ts";
 import { ipfsRoutes } from "./routes/ipfs.ts";
 import { marketRoutes } from "./routes/market.ts";
+import { orgKeyMiddleware } from "./routes/organizations/auth.ts";
+import { organizationRoutes } from "./routes/organizations/index.ts";
 import { reputationRoutes } from "./routes/reputation/index.ts";
 import { runRoutes } from "./routes/runs/index.ts";
 import { statsRoutes } from "./routes/stats.ts";
@@ -61,7 +63,9 @@ export function createApp(deps: Deps) {
   );
 
   const publicLimit = rateLimit("public", LIMITS.public);
-  app.use("/api/*", async (c, next) => (PAID_PATHS.has(c.req.path) ? next() : publicLimit(c, next)));
+  // An organization key replaces the per-IP public limit with its plan's limit (and counts the org's usage).
+  app.use("/api/*", orgKeyMiddleware);
+  app.use("/api/*", async (c, next) => (PAID_PATHS.has(c.req.path) || c.get("org") ? next() : publicLimit(c, next)));
 
   app.route("/", healthRoutes);
   app.route("/", configRoutes);
@@ -75,6 +79,7 @@ export function createApp(deps: Deps) {
   app.route("/", marketRoutes);
   app.route("/", verificationRoutes);
   app.route("/", attestationRoutes);
+  app.route("/", organizationRoutes);
   app.route("/", claimPageRoutes);
   app.route("/", insuranceRoutes);
   app.route("/", governanceRoutes);

@@ -22,5 +22,14 @@ export interface Deps {
   ipfs: IpfsStore;
 }
 
-/** `payment` is set by requirePayment (api/src/payments) on paid routes. */
-export type AppEnv = { Variables: { deps: Deps; requestId: string; payment: PaymentInfo } };
+/** The organization a request's API key belongs to (set by the organization key middleware). */
+export interface OrgAuth {
+  id: string;
+  plan: "starter" | "growth" | "enterprise";
+  keyKind: "live" | "test";
+  /** x-api-secret was presented and matches. */
+  secretVerified: boolean;
+}
+
+/** `payment` is set by requirePayment (api/src/payments) on paid routes; `org` by the organization key middleware. */
+export type AppEnv = { Variables: { deps: Deps; requestId: string; payment: PaymentInfo; org: OrgAuth | undefined } };

@@ -55,6 +55,14 @@ export const apiEnvSchema = z.object({
   /** DNS server for domain verification TXT lookups, host:port (default: the system's resolvers). */
   DNS_SERVER: z.string().optional(),
   DNS_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  /** Organization webhooks: how often due deliveries are sent, the receiver's timeout, the first retry delay. */
+  WEBHOOK_DISPATCH_INTERVAL_SECONDS: z.coerce.number().int().positive().default(2),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
+  /** Let webhooks reach loopback and private addresses (link-local never). Unset: as for uptime targets. */
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.optional(),
+  /** Base URL of organization dashboards (the creation answer's `dashboard` is <base>/<subdomain>). */
+  ORG_DASHBOARD_URL: z.string().url().optional(),
 });
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 

@@ -8,6 +8,7 @@ import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { Deps } from "../context.ts";
 import { chainClock } from "../lib/chain-time.ts";
+import { queueOrgEvents } from "../webhooks/emit.ts";
 import {
   computeScores,
   NEW_AGENT_GRACE_SECONDS,
@@ -269,6 +270,15 @@ async function writeResults(
         client,
         "copy api.reputation_history (agent_id, score, components, trigger, computed_at) from stdin",
         snapshots.map((c) => `${c.agentId}\t${c.result.score}\t${copyText(c.stored)}\t${trigger}\t${at}\n`),
+      );
+      // Organization webhooks: queued in the same transaction (only agents of organizations with a subscriber).
+      await queueOrgEvents(
+        client,
+        "reputation.updated",
+        snapshots.map((c) => ({
+          agentId: c.agentId,
+          data: { agentId: c.agentId, score: c.result.score, previousScore: c.prevScore, trigger },
+        })),
       );
     }
     await client.query("commit");

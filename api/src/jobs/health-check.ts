@@ -24,7 +24,7 @@ export interface CheckOptions {
   allowPrivate: boolean;
 }
 
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
     else callback(null, address, family);

@@ -7,6 +7,7 @@
 // pg-boss then retries it on another process, and every handler is idempotent, so a crash loses nothing.
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
+import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
 import { refreshSearchShares } from "./search-stats.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
@@ -20,6 +21,7 @@ export const QUEUES = {
   verificationExpiry: "verification-expiry",
   reputationPoll: "reputation-poll",
   searchStats: "search-stats",
+  webhookDispatch: "webhook-dispatch",
 } as const;
 
 export interface JobRunner {
@@ -88,6 +90,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.SEARCH_STATS_INTERVAL_SECONDS,
       expireInSeconds: 600,
       run: () => refreshSearchShares(deps),
+    },
+    {
+      // Organization webhooks: sends due deliveries from the outbox (api.webhook_delivery).
+      name: QUEUES.webhookDispatch,
+      every: env.WEBHOOK_DISPATCH_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => dispatchWebhooks(deps),
     },
   ];
 

@@ -7,6 +7,7 @@ import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
+import { emitOrgEvent } from "../../webhooks/emit.ts";
 import { registrationFile } from "./metadata.ts";
 import { findAgent, slashHistory } from "./repository.ts";
 import { agentDetail, agentIdParam, updateBody } from "./schemas.ts";
@@ -87,6 +88,7 @@ export const profileRoutes = router().openapi(route, async (c) => {
     deps.env.INDEXER_WAIT_MS,
   );
   const updated = (await findAgent(deps, id))!;
+  await emitOrgEvent(deps, "agent.updated", id, { agentId: id, name: next.name, changed: Object.keys(changes) });
   const [now, slashes] = await Promise.all([chainClock(deps).now(), slashHistory(deps, id)]);
   return c.json(toDetail(updated, now, slashes), 200);
 });

@@ -43,7 +43,8 @@ export const readRoutes = router()
   .openapi(listRoute, async (c) => {
     const deps = c.get("deps");
     const { page, limit } = c.req.valid("query");
-    const { agents, total } = await listAgents(deps, page, limit);
+    // With an organization key the list holds that organization's agents only.
+    const { agents, total } = await listAgents(deps, page, limit, c.get("org")?.id);
     return c.json(
       { agents: agents.map(toListItem), pagination: { page, limit, total, totalPages: Math.ceil(total / limit) } },
       200,

@@ -12,6 +12,7 @@ import { requireAdmin } from "../../lib/admin.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
+import { emitOrgEvent } from "../../webhooks/emit.ts";
 import { findAgent, statusOf } from "../agents/repository.ts";
 import { agentStatus } from "../agents/schemas.ts";
 import { checkClaim } from "./eligibility.ts";
@@ -75,6 +76,8 @@ interface StepSpec {
   send: (deps: Deps, run: RunRecord) => Promise<RelayResult>;
   detail?: (run: RunRecord, side: "poster" | "agent") => Record<string, unknown>;
   done: (run: RunRecord) => string;
+  /** After the step is indexed (e.g. an organization webhook event). */
+  after?: (deps: Deps, run: RunRecord, txHash: string) => Promise<void>;
 }
 
 async function runStep(c: Context<AppEnv>, id: number, signed: { message: string; signature: string }, spec: StepSpec) {
@@ -99,6 +102,7 @@ async function runStep(c: Context<AppEnv>, id: number, signed: { message: string
   });
   await waitForRunTx(deps, relayed);
   const run = await getRun(deps, id);
+  await spec.after?.(deps, run, relayed.txHash);
   return { success: true, run: await toRunDetail(deps, run), txHash: relayed.txHash, message: spec.done(run) };
 }
 
@@ -223,6 +227,12 @@ export const actionRoutes = router()
     });
     await waitForRunTx(deps, relayed);
     const [run, updated] = await Promise.all([getRun(deps, id), findAgent(deps, agent.id)]);
+    await emitOrgEvent(deps, "bounty.claimed", agent.id, {
+      bountyId: id,
+      agentId: agent.id,
+      reward: run.reward.toString(),
+      txHash: relayed.txHash,
+    });
     return c.json(
       {
         success: true,
@@ -295,6 +305,13 @@ export const actionRoutes = router()
         from: ["SUBMITTED"],
         verb: "approve",
         send: (deps, run) => relayEscrow(deps, "approve", [onchain(run)]),
+        after: (deps, run, txHash) =>
+          emitOrgEvent(deps, "bounty.completed", run.agentId, {
+            bountyId: run.id,
+            agentId: run.agentId,
+            reward: run.reward.toString(),
+            txHash,
+          }),
         done: (run) =>
           `Run ${run.id} is APPROVED: ${run.reward} base units paid to agent ${run.agentId}'s owner, ${run.fee} kept as the platform fee.`,
       }),

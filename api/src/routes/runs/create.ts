@@ -9,6 +9,7 @@ import { router } from "../../lib/openapi.ts";
 import { splitPermitSignature } from "../../lib/permit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
+import { emitOrgEventForAddress } from "../../webhooks/emit.ts";
 import { chainNow, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
 import { getRun, type RunRecord } from "./repository.ts";
 import { createBody, fundBody, runActionResult, runIdParam } from "./schemas.ts";
@@ -221,6 +222,16 @@ export const createRoutes = router()
     });
     await waitForRunTx(deps, funding);
     const run = await getRun(deps, id);
+    // The run is on chain and OPEN: "bounty.created" for an organization agent that posted it.
+    await emitOrgEventForAddress(deps, "bounty.created", run.poster, (agentId) => ({
+      bountyId: id,
+      agentId,
+      poster: run.poster,
+      title: run.title,
+      reward: run.reward.toString(),
+      deadline: new Date(Number(run.deadline) * 1000).toISOString(),
+      txHash: funding.txHash,
+    }));
     return c.json(
       {
         success: true,

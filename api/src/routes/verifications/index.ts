@@ -3,12 +3,14 @@
 import { randomBytes } from "node:crypto";
 import { TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Deps } from "../../context.ts";
 import { DOMAIN_BADGE, SKILL_NAMES, type SkillName, skillBadge, stakeBadge } from "../../domain/reputation.ts";
 import { recomputeSoon } from "../../domain/reputation-store.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { baseUnits, errorResponses, errorSchema, json, jsonBody } from "../../lib/schemas.ts";
+import { emitOrgEvent } from "../../webhooks/emit.ts";
 import { lookupTxt } from "./dns.ts";
 import {
   addMonths,
@@ -157,6 +159,18 @@ const getRoute = createRoute({
   responses: { 200: json(verificationOut, "Verification"), ...errorResponses(404) },
 });
 
+/** "verification.completed" for an organization agent's new or renewed badge. */
+const verificationCompleted = (deps: Deps, v: z.infer<typeof verificationSchema>) =>
+  emitOrgEvent(deps, "verification.completed", v.agentId, {
+    verificationId: v.id,
+    agentId: v.agentId,
+    type: v.type,
+    status: v.status,
+    badge: v.badge ?? null,
+    ...(v.domain ? { domain: v.domain } : {}),
+    ...(v.skillName ? { skillName: v.skillName, score: v.score ?? null } : {}),
+  });
+
 const notFound = (vid: number) => errors.notFound("VERIFICATION_NOT_FOUND", `verification ${vid} does not exist`);
 
 function assertUsable(row: VerificationRow, type: VerificationRow["type"], now: bigint) {
@@ -258,6 +272,7 @@ export const verificationRoutes = router()
       throw err;
     }
     await recomputeSoon(deps, [Number(updated.agent_id)], "verification");
+    await verificationCompleted(deps, toView(updated, now));
     return c.json({ verification: toView(updated, now) }, 200);
   })
   .openapi(stakeRoute, async (c) => {
@@ -314,6 +329,7 @@ export const verificationRoutes = router()
     );
     if (!r.rows[0]) throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${vid} has expired`);
     await recomputeSoon(deps, [Number(row.agent_id)], "verification");
+    await verificationCompleted(deps, toView(r.rows[0], now));
     return c.json({ verification: toView(r.rows[0], now) }, 200);
   })
   .openapi(skillRoute, async (c) => {
@@ -397,6 +413,7 @@ export const verificationRoutes = router()
       );
     }
     await recomputeSoon(deps, [body.agentId], "verification");
+    await verificationCompleted(deps, toView(row, now));
     return c.json({ verification: toView(row, now) }, 201);
   })
   .openapi(questionsRoute, async (c) => {

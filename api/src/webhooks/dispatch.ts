@@ -1,0 +1,177 @@
+// Webhook delivery: a periodic pg-boss job (one pass at a time across all API processes) claims due deliveries
+// from the outbox with a lease (FOR UPDATE SKIP LOCKED), POSTs the stored body signed with the webhook's secret,
+// and records the outcome. A failed attempt is retried with exponential backoff up to MAX_ATTEMPTS, then the
+// delivery is marked failed. Every hop goes through the same SSRF guard as the uptime checker (private targets only
+// in local mode), redirects are not followed, and the receiver has WEBHOOK_TIMEOUT_MS to answer.
+import http from "node:http";
+import https from "node:https";
+import type { Deps } from "../context.ts";
+import { mapLimit, pinnedLookup } from "../jobs/health-check.ts";
+import { BlockedTargetError, resolveTarget } from "../jobs/ssrf.ts";
+import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "./events.ts";
+import {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  TIMESTAMP_HEADER,
+} from "./signature.ts";
+
+const BATCH = 50;
+const CONCURRENCY = 10;
+
+export const allowPrivateWebhookTargets = (deps: Deps) =>
+  deps.env.ALLOW_PRIVATE_WEBHOOK_TARGETS ?? deps.env.ALLOW_PRIVATE_UPTIME_TARGETS ?? deps.env.LOCAL_CHAIN;
+
+/** The AAD that binds an encrypted webhook secret to its webhook. */
+export const secretAad = (webhookId: string) => `webhook:${webhookId}`;
+
+export function encryptSecret(deps: Deps, webhookId: string, secret: string): Buffer {
+  return deps.keys.encrypt(`0x${Buffer.from(secret, "utf8").toString("hex")}`, secretAad(webhookId));
+}
+
+export function decryptSecret(deps: Deps, webhookId: string, blob: Buffer): string {
+  return Buffer.from(deps.keys.decrypt(blob, secretAad(webhookId)).slice(2), "hex").toString("utf8");
+}
+
+interface Claimed {
+  id: string;
+  attempts: number;
+  event_id: string;
+  event: string;
+  body: string;
+  webhook_id: string;
+  url: string;
+  secret_enc: Buffer;
+}
+
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+}
+
+function post(
+  url: URL,
+  target: { address: string; family: 4 | 6 },
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === "https:" ? https : http;
+    const req = mod.request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        lookup: pinnedLookup(target.address, target.family),
+        signal,
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** One signed POST; never throws. 2xx is success; redirects are failures (the URL must be the final one). */
+export async function attemptDelivery(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs: number; allowPrivate: boolean },
+): Promise<AttemptResult> {
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  try {
+    const target = new URL(url);
+    if (target.protocol !== "http:" && target.protocol !== "https:") {
+      return { statusCode: null, error: "UNSUPPORTED_SCHEME" };
+    }
+    const address = await resolveTarget(target.hostname, opts.allowPrivate);
+    const status = await post(target, address, headers, body, signal);
+    return { statusCode: status, error: delivered(status) ? null : `HTTP_${status}` };
+  } catch (err) {
+    if (err instanceof BlockedTargetError) return { statusCode: null, error: "BLOCKED_TARGET" };
+    if (signal.aborted) return { statusCode: null, error: "TIMEOUT" };
+    const code = (err as NodeJS.ErrnoException)?.code;
+    if (code === "ECONNREFUSED") return { statusCode: null, error: "CONNECTION_REFUSED" };
+    if (code === "ENOTFOUND" || code === "EAI_AGAIN") return { statusCode: null, error: "DNS_FAILED" };
+    return { statusCode: null, error: code ?? "REQUEST_FAILED" };
+  }
+}
+
+const CLAIM_SQL = `
+  update api.webhook_delivery d
+     set lease_until = now() + make_interval(secs => $2), attempts = d.attempts + 1, last_attempt_at = now()
+    from (select id from api.webhook_delivery
+           where status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+           order by next_attempt_at, id limit $1 for update skip locked) due,
+         api.org_event e, api.org_webhook h
+   where d.id = due.id and e.id = d.event_id and h.id = d.webhook_id
+  returning d.id::text, d.attempts, d.event_id, e.event, e.body, d.webhook_id, h.url, h.secret_enc`;
+
+/** One dispatch pass: delivers what is due (in rounds of BATCH) and returns counts. */
+export async function dispatchWebhooks(deps: Deps): Promise<{ attempted: number; delivered: number; failed: number }> {
+  const timeoutMs = deps.env.WEBHOOK_TIMEOUT_MS;
+  const leaseSeconds = Math.ceil(timeoutMs / 1000) * 3 + 30;
+  const opts = { timeoutMs, allowPrivate: allowPrivateWebhookTargets(deps) };
+  const totals = { attempted: 0, delivered: 0, failed: 0 };
+  for (let round = 0; round < 20; round++) {
+    const { rows } = await deps.pool.query<Claimed>(CLAIM_SQL, [BATCH, leaseSeconds]);
+    if (rows.length === 0) break;
+    await mapLimit(rows, CONCURRENCY, async (row) => {
+      let result: AttemptResult;
+      try {
+        const secret = decryptSecret(deps, row.webhook_id, row.secret_enc);
+        result = await attemptDelivery(
+          row.url,
+          row.body,
+          {
+            "content-type": "application/json",
+            "user-agent": "AgentHub-Webhooks/1.0",
+            [SIGNATURE_HEADER]: signatureHeader(secret, row.body),
+            [EVENT_ID_HEADER]: row.event_id,
+            [EVENT_HEADER]: row.event,
+            [DELIVERY_HEADER]: row.id,
+            [TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)),
+          },
+          opts,
+        );
+      } catch (err) {
+        deps.logger.error({ err, delivery: row.id }, "webhook delivery failed unexpectedly");
+        result = { statusCode: null, error: "INTERNAL_ERROR" };
+      }
+      totals.attempted++;
+      if (result.error === null) {
+        totals.delivered++;
+        await deps.pool.query(
+          `update api.webhook_delivery set status = 'delivered', delivered_at = now(), lease_until = null,
+                  last_status_code = $2, last_error = null where id = $1`,
+          [row.id, result.statusCode],
+        );
+        return;
+      }
+      const exhausted = row.attempts >= MAX_ATTEMPTS;
+      if (exhausted) totals.failed++;
+      await deps.pool.query(
+        `update api.webhook_delivery set status = $2, lease_until = null, last_status_code = $3, last_error = $4,
+                next_attempt_at = now() + make_interval(secs => $5) where id = $1`,
+        [
+          row.id,
+          exhausted ? "failed" : "pending",
+          result.statusCode,
+          result.error,
+          exhausted ? 0 : retryDelaySeconds(row.attempts, deps.env.WEBHOOK_RETRY_BASE_SECONDS),
+        ],
+      );
+    });
+    if (rows.length < BATCH) break;
+  }
+  return totals;
+}

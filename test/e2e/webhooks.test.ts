@@ -1,0 +1,363 @@
+// Organization webhooks against the real stack: a real HTTP receiver on loopback gets signed deliveries (the test
+// checks the HMAC itself), retries after 500 answers, exactly-once delivery with two API processes running the
+// dispatcher, events from registration, profile updates, verifications and reputation, and the delivery log.
+import assert from "node:assert/strict";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { claimAgent, faucet, signedAction } from "../support/agents.ts";
+import { startExtraApi } from "../support/processes.ts";
+import { api, db, stack, waitUntil } from "../support/stack.ts";
+
+const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };
+const uniq = () => Math.random().toString(36).slice(2, 10);
+const code = (res: { body: { error?: { code: string } } }) => res.body.error?.code;
+
+interface Received {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A webhook receiver: records every request; `plan[path]` lists the statuses to answer in turn (then 200). */
+class Receiver {
+  received: Received[] = [];
+  plan: Record<string, number[]> = {};
+  private server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const path = req.url ?? "/";
+      this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      const status = this.plan[path]?.shift() ?? 200;
+      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "nope");
+    });
+  });
+  url = "";
+  async start() {
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  at(path: string) {
+    return this.received.filter((r) => r.path === path);
+  }
+  stop() {
+    return new Promise<void>((r) => this.server.close(() => r()));
+  }
+}
+
+/** What a receiver does (README example): HMAC-SHA256 of the raw body, hex, constant-time compare. */
+function validSignature(secret: string, raw: string, header: string | string[] | undefined): boolean {
+  if (typeof header !== "string" || !header.startsWith("sha256=")) return false;
+  const expected = Buffer.from(createHmac("sha256", secret).update(raw).digest("hex"), "hex");
+  const given = Buffer.from(header.slice(7), "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+async function createOrg(plan = "starter") {
+  const res = await api("POST", "/api/organizations", {
+    headers: admin,
+    body: { name: `Hooks ${uniq()}`, subdomain: `hooks-${uniq()}`, plan },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string; apiKey: string; apiSecret: string };
+}
+
+const auth = (o: { apiKey: string; apiSecret: string }) => ({ "x-api-key": o.apiKey, "x-api-secret": o.apiSecret });
+
+async function addWebhook(o: { id: string; apiKey: string; apiSecret: string }, body: Record<string, unknown>) {
+  const res = await api("POST", `/api/organizations/${o.id}/webhooks`, { headers: auth(o), body });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string; url: string; events: string[]; secret: string };
+}
+
+async function deliveries(o: { id: string; apiKey: string; apiSecret: string }, webhookId: string) {
+  const res = await api("GET", `/api/organizations/${o.id}/webhooks/${webhookId}/deliveries`, { headers: auth(o) });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.deliveries as {
+    eventId: string;
+    event: string;
+    status: string;
+    attempts: number;
+    lastStatusCode: number | null;
+    lastError: string | null;
+  }[];
+}
+
+describe("organization webhooks", () => {
+  const receiver = new Receiver();
+  before(() => receiver.start());
+  after(() => receiver.stop());
+
+  it("delivers agent.registered with a valid HMAC signature and the spec's payload", async () => {
+    const o = await createOrg();
+    const path = `/registered-${uniq()}`;
+    const hook = await addWebhook(o, { url: `${receiver.url}${path}`, events: ["agent.registered"] });
+    assert.match(hook.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    const reg = await api("POST", "/api/agents/register", {
+      headers: { authorization: `Bearer ${o.apiKey}` },
+      body: { name: "Hooked Agent", capabilities: ["coding"] },
+    });
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+
+    const [got] = await waitUntil(
+      "agent.registered delivery",
+      async () => receiver.at(path).length > 0 && receiver.at(path),
+    );
+    assert.ok(got);
+    assert.ok(validSignature(hook.secret, got.body, got.headers["x-agenthub-signature"]), "bad signature");
+    assert.ok(!validSignature("whsec_wrong", got.body, got.headers["x-agenthub-signature"]));
+    const payload = JSON.parse(got.body);
+    assert.match(payload.id, /^evt_[0-9a-f]{32}$/);
+    assert.equal(payload.event, "agent.registered");
+    assert.equal(payload.organization, o.id);
+    assert.ok(!Number.isNaN(Date.parse(payload.timestamp)));
+    assert.deepEqual(payload.data, { agentId: reg.body.agentId, name: "Hooked Agent", wallet: reg.body.walletAddress });
+    assert.equal(got.headers["x-agenthub-event-id"], payload.id);
+    assert.equal(got.headers["x-agenthub-event"], "agent.registered");
+    assert.equal(got.headers["content-type"], "application/json");
+    assert.ok(Math.abs(Number(got.headers["x-agenthub-timestamp"]) - Date.now() / 1000) < 60);
+
+    const log = await waitUntil("delivery logged", async () => {
+      const d = await deliveries(o, hook.id);
+      return d[0]?.status === "delivered" && d;
+    });
+    assert.equal(log.length, 1);
+    assert.equal(log[0]!.eventId, payload.id);
+    assert.equal(log[0]!.attempts, 1);
+    assert.equal(log[0]!.lastStatusCode, 200);
+
+    // An agent registered without the key belongs to no organization: nothing is queued.
+    const before = receiver.at(path).length;
+    const plain = await api("POST", "/api/agents/register", { body: { name: "Outsider" } });
+    assert.equal(plain.status, 201);
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(receiver.at(path).length, before);
+  });
+
+  it("retries a failed delivery with backoff (500, 500, then 200) and logs every attempt", async () => {
+    const o = await createOrg();
+    const path = `/flaky-${uniq()}`;
+    receiver.plan[path] = [500, 500];
+    const secret = `my-own-secret-${uniq()}`;
+    const hook = await addWebhook(o, { url: `${receiver.url}${path}`, events: ["agent.registered"], secret });
+    assert.equal(hook.secret, secret);
+    const reg = await api("POST", `/api/organizations/${o.id}/agents`, { headers: auth(o), body: { name: "Flaky" } });
+    assert.equal(reg.status, 201);
+
+    const first = await waitUntil("first failed attempt", async () => {
+      const d = await deliveries(o, hook.id);
+      return d[0] && d[0].attempts >= 1 && d;
+    });
+    assert.ok(first[0]!.status === "pending" || first[0]!.status === "delivered");
+    const done = await waitUntil(
+      "delivered after retries",
+      async () => {
+        const d = await deliveries(o, hook.id);
+        return d[0]?.status === "delivered" && d;
+      },
+      30_000,
+    );
+    assert.equal(done[0]!.attempts, 3);
+    assert.equal(done[0]!.lastStatusCode, 200);
+    assert.equal(done[0]!.lastError, null);
+    const got = receiver.at(path);
+    assert.equal(got.length, 3);
+    // Every attempt carries the same body (same event id) and a valid signature.
+    assert.equal(new Set(got.map((g) => g.body)).size, 1);
+    for (const g of got) assert.ok(validSignature(secret, g.body, g.headers["x-agenthub-signature"]));
+    // Backoff: the base is 1 s in tests, so attempt 3 comes at least 1 + 4 s after attempt 1.
+    const row = await db.query(
+      "select extract(epoch from last_attempt_at - created_at)::float8 s from api.webhook_delivery where webhook_id = $1",
+      [hook.id],
+    );
+    assert.ok(row.rows[0].s >= 4.5, `third attempt after ${row.rows[0].s} s`);
+  });
+
+  it("gives up after the last attempt and marks the delivery failed", async () => {
+    const o = await createOrg();
+    const path = `/down-${uniq()}`;
+    const hook = await addWebhook(o, { url: `${receiver.url}${path}`, events: ["agent.registered"] });
+    const reg = await api("POST", `/api/organizations/${o.id}/agents`, { headers: auth(o), body: { name: "Doomed" } });
+    assert.equal(reg.status, 201);
+    await waitUntil("first attempt", async () => receiver.at(path).length > 0);
+    // Fast-forward: pretend seven attempts already failed and make the last one due now.
+    receiver.plan[path] = [503];
+    await db.query(
+      "update api.webhook_delivery set attempts = 7, next_attempt_at = now(), status = 'pending' where webhook_id = $1",
+      [hook.id],
+    );
+    const failed = await waitUntil("failed delivery", async () => {
+      const d = await deliveries(o, hook.id);
+      return d[0]?.status === "failed" && d;
+    });
+    assert.equal(failed[0]!.attempts, 8);
+    assert.equal(failed[0]!.lastStatusCode, 503);
+    assert.equal(failed[0]!.lastError, "HTTP_503");
+  });
+
+  it("delivers each event once per webhook with two API processes dispatching", async () => {
+    const second = await startExtraApi();
+    try {
+      const o = await createOrg();
+      const paths = Array.from({ length: 4 }, (_, i) => `/once-${i}-${uniq()}`);
+      for (const p of paths) await addWebhook(o, { url: `${receiver.url}${p}`, events: ["agent.registered"] });
+      // One registration through each process.
+      const viaFirst = await api("POST", "/api/agents/register", {
+        headers: { "x-api-key": o.apiKey },
+        body: { name: "One" },
+      });
+      const res2 = await fetch(`${second.url}/api/agents/register`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-api-key": o.apiKey,
+          "x-forwarded-for": `10.77.${Math.floor(Math.random() * 250)}.1`,
+        },
+        body: JSON.stringify({ name: "Two" }),
+      });
+      assert.equal(viaFirst.status, 201);
+      assert.equal(res2.status, 201, await res2.clone().text());
+      await waitUntil("8 deliveries", async () => paths.every((p) => receiver.at(p).length >= 2), 30_000);
+      await new Promise((r) => setTimeout(r, 3000)); // room for any duplicate to show up
+      for (const p of paths) {
+        const ids = receiver.at(p).map((r) => JSON.parse(r.body).id);
+        assert.equal(ids.length, 2, `${p} got ${ids.length} deliveries`);
+        assert.equal(new Set(ids).size, 2);
+      }
+      const rows = await db.query(
+        `select count(*)::int n, sum(attempts)::int attempts from api.webhook_delivery d
+           join api.org_webhook h on h.id = d.webhook_id where h.org_id = $1 and d.status = 'delivered'`,
+        [o.id],
+      );
+      assert.deepEqual(rows.rows[0], { n: 8, attempts: 8 });
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("emits agent.updated, verification.completed and reputation.updated for organization agents", async () => {
+    const o = await createOrg();
+    const path = `/lifecycle-${uniq()}`;
+    const hook = await addWebhook(o, {
+      url: `${receiver.url}${path}`,
+      events: ["agent.updated", "verification.completed", "reputation.updated"],
+    });
+    const reg = await api("POST", "/api/agents/register", {
+      headers: { "x-api-key": o.apiKey },
+      body: { name: "Life" },
+    });
+    assert.equal(reg.status, 201);
+    const agentId = reg.body.agentId as number;
+    const { owner } = await claimAgent(agentId, reg.body.claimCode);
+    const signed = await signedAction(owner.key, "update-profile", "agent", agentId);
+    const patched = await api("PATCH", `/api/agents/${agentId}`, { body: { ...signed, name: "Life Renamed" } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+
+    await faucet(reg.body.walletAddress, 150_000_000n);
+    const requested = await api("POST", "/api/verifications/stake", { body: { agentId, minStakeAmount: "100000000" } });
+    assert.equal(requested.status, 201, JSON.stringify(requested.body));
+    const verified = await api("POST", `/api/verifications/${requested.body.verification.id}/verify-stake`);
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+
+    const events = await waitUntil(
+      "three event kinds",
+      async () => {
+        const got = receiver.at(path).map((r) => JSON.parse(r.body));
+        const kinds = new Set(got.map((e) => e.event));
+        return (
+          kinds.has("agent.updated") && kinds.has("verification.completed") && kinds.has("reputation.updated") && got
+        );
+      },
+      30_000,
+    );
+    for (const r of receiver.at(path))
+      assert.ok(validSignature(hook.secret, r.body, r.headers["x-agenthub-signature"]));
+    const updated = events.find((e) => e.event === "agent.updated");
+    assert.equal(updated.data.agentId, agentId);
+    assert.equal(updated.data.name, "Life Renamed");
+    const completed = events.find((e) => e.event === "verification.completed");
+    assert.equal(completed.data.agentId, agentId);
+    assert.equal(completed.data.type, "stake");
+    assert.equal(completed.data.status, "VERIFIED");
+    const rep = events.filter((e) => e.event === "reputation.updated").at(-1);
+    assert.equal(rep.data.agentId, agentId);
+    assert.equal(typeof rep.data.score, "number");
+    assert.ok(events.every((e) => e.organization === o.id));
+  });
+
+  it("validates and manages webhooks: list, delete, limits and every error", async () => {
+    const o = await createOrg();
+    const h = auth(o);
+    const bad = [
+      { url: "ftp://example.com/x", events: ["agent.registered"] },
+      { url: "https://example.com/x", events: [] },
+      { url: "https://example.com/x", events: ["agent.deleted"] },
+      { url: "https://example.com/x", events: ["agent.registered", "agent.registered"] },
+      { url: "https://example.com/x", events: ["agent.registered"], secret: "short" },
+      { events: ["agent.registered"] },
+    ];
+    for (const body of bad) {
+      const res = await api("POST", `/api/organizations/${o.id}/webhooks`, { headers: h, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(code(res), "VALIDATION_ERROR");
+    }
+    const metadata = await api("POST", `/api/organizations/${o.id}/webhooks`, {
+      headers: h,
+      body: { url: "http://169.254.169.254/latest", events: ["agent.registered"] },
+    });
+    assert.equal(metadata.status, 400);
+    assert.equal(code(metadata), "INVALID_WEBHOOK_URL");
+    const creds = await api("POST", `/api/organizations/${o.id}/webhooks`, {
+      headers: h,
+      body: { url: "https://user:pw@example.com/x", events: ["agent.registered"] },
+    });
+    assert.equal(code(creds), "INVALID_WEBHOOK_URL");
+    const noSecret = await api("POST", `/api/organizations/${o.id}/webhooks`, {
+      headers: { "x-api-key": o.apiKey },
+      body: { url: "https://example.com/x", events: ["agent.registered"] },
+    });
+    assert.equal(code(noSecret), "API_SECRET_REQUIRED");
+
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(
+        (
+          await addWebhook(o, {
+            url: `https://example.com/h${i}`,
+            events: ["bounty.created", "bounty.claimed", "bounty.completed"],
+          })
+        ).id,
+      );
+    }
+    const sixth = await api("POST", `/api/organizations/${o.id}/webhooks`, {
+      headers: h,
+      body: { url: "https://example.com/h6", events: ["agent.registered"] },
+    });
+    assert.equal(sixth.status, 403);
+    assert.equal(code(sixth), "PLAN_LIMIT_REACHED");
+    const list = await api("GET", `/api/organizations/${o.id}/webhooks`, { headers: admin });
+    assert.equal(list.status, 200);
+    assert.equal(list.body.webhooks.length, 5);
+    assert.ok(list.body.webhooks.every((w: Record<string, unknown>) => !("secret" in w)));
+    const stored = await db.query("select secret_enc from api.org_webhook where id = $1", [ids[0]]);
+    assert.ok(Buffer.isBuffer(stored.rows[0].secret_enc));
+
+    const del = await api("DELETE", `/api/organizations/${o.id}/webhooks/${ids[0]}`, { headers: h });
+    assert.equal(del.status, 200);
+    assert.deepEqual(del.body, { deleted: true, id: ids[0] });
+    const again = await api("DELETE", `/api/organizations/${o.id}/webhooks/${ids[0]}`, { headers: h });
+    assert.equal(again.status, 404);
+    assert.equal(code(again), "WEBHOOK_NOT_FOUND");
+    const log = await api("GET", `/api/organizations/${o.id}/webhooks/wh_nope/deliveries`, { headers: h });
+    assert.equal(code(log), "WEBHOOK_NOT_FOUND");
+    // A webhook of another organization is not found through this one.
+    const other = await createOrg();
+    const foreign = await addWebhook(other, { url: "https://example.com/o", events: ["agent.updated"] });
+    const cross = await api("DELETE", `/api/organizations/${o.id}/webhooks/${foreign.id}`, { headers: h });
+    assert.equal(code(cross), "WEBHOOK_NOT_FOUND");
+    const crossOrg = await api("GET", `/api/organizations/${other.id}/webhooks`, { headers: h });
+    assert.equal(code(crossOrg), "ORGANIZATION_FORBIDDEN");
+  });
+});
