@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { buildWhere } from "../src/routes/intelligence/search-query.ts";
+import {
+  buildWhere,
+  hasIndexedCondition,
+  SCORE_WALK_ROWS,
+  searchStatement,
+} from "../src/routes/intelligence/search-query.ts";
 
 describe("search filters", () => {
   it("maps each filter to its semantics, tags lower-cased and de-duplicated", () => {
@@ -15,13 +20,14 @@ describe("search filters", () => {
       verifiedOnly: true,
       limit: 20,
     });
+    // Cheap conditions first: the score walk evaluates them in this order, the text match last.
     assert.equal(
       sql,
-      "where s.search @@ websearch_to_tsquery('english', $1) and s.capabilities @> $2::text[] and " +
-        "s.programming_langs && $3::text[] and s.domains && $4::text[] and s.tools @> $5::text[] and " +
-        "s.score >= $6::float8 and s.uptime_percentage >= $7::float8 and s.verified",
+      "where s.verified and s.score >= $1::float8 and s.uptime_percentage >= $2::float8 and " +
+        "s.capabilities @> $3::text[] and s.programming_langs && $4::text[] and s.domains && $5::text[] and " +
+        "s.tools @> $6::text[] and s.search @@ websearch_to_tsquery('english', $7)",
     );
-    assert.deepEqual(params, ["python testing", ["coding", "testing"], ["rust"], ["defi"], ["git"], 50, 90]);
+    assert.deepEqual(params, [50, 90, ["coding", "testing"], ["rust"], ["defi"], ["git"], "python testing"]);
   });
 
   it("omits absent and empty filters, and uses trigram similarity for the fuzzy fallback", () => {
@@ -30,5 +36,43 @@ describe("search filters", () => {
       sql: "where s.name % $1",
       params: ["Betamnd"],
     });
+  });
+
+  it("only filters a GIN index can drive count as indexed conditions", () => {
+    assert.equal(hasIndexedCondition({ limit: 5, minScore: 10, minUptime: 50, verifiedOnly: true }), false);
+    assert.equal(hasIndexedCondition({ limit: 5, query: "  ", capabilities: [" "] }), false);
+    assert.equal(hasIndexedCondition({ limit: 5, tools: ["git"] }), true);
+    assert.equal(hasIndexedCondition({ limit: 5, query: "rust" }), true);
+  });
+
+  it("the walk reads a bounded prefix of the score order, gated by the filters' estimated share", () => {
+    const f = { query: "rust", capabilities: ["Coding"], verifiedOnly: true, limit: 20 };
+    const walk = searchStatement("walk", "chain", f, false, 21);
+    assert.match(walk.text, new RegExp(`order by score desc, agent_id limit ${SCORE_WALK_ROWS}\\)`));
+    assert.match(walk.text, /api\.search_walk_share\(/);
+    // filters, then the cap, then the gate's inputs: query, tags (lower-cased, null when absent), verifiedOnly, share
+    assert.deepEqual(walk.values, [
+      ["coding"],
+      "rust",
+      21,
+      "rust",
+      ["coding"],
+      null,
+      null,
+      null,
+      true,
+      21 / SCORE_WALK_ROWS,
+    ]);
+    // Named statements: the same shape shares one name, another shape gets another.
+    assert.equal(searchStatement("walk", "chain", { ...f, query: "go" }, false, 21).name, walk.name);
+    assert.notEqual(searchStatement("match", "chain", f, false, 21).name, walk.name);
+    // No text, tag or verified filter: no gate.
+    const plain = searchStatement("walk", "chain", { minScore: 10, limit: 20 }, false, 21);
+    assert.doesNotMatch(plain.text, /search_walk_share/);
+    assert.deepEqual(plain.values, [10, 21]);
+    // The match pass orders by score + 0 (off the score index) and counts every match.
+    const match = searchStatement("match", "chain", f, false, 21);
+    assert.match(match.text, /count\(\*\) over \(\)/);
+    assert.match(match.text, /order by s\.score \+ 0 desc/);
   });
 });
