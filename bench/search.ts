@@ -379,7 +379,7 @@ async function explain(s: Scenario): Promise<string> {
   const f = { limit: 20, ...(s.body!() as object) };
   const out: string[] = [];
   for (const pass of ["walk", hasIndexedCondition(f) ? "match" : "rest"] as const) {
-    const q = searchStatement(pass, "chain", f, false, f.limit + 1);
+    const q = searchStatement(pass, "chain", f, false);
     const { rows } = await pool.query(`explain (analyze, costs off, timing on) ${q.text}`, q.values);
     out.push(`-- ${pass} pass\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
     const { rows: found } = await pool.query(q.text, q.values);

@@ -47,14 +47,16 @@ describe("search filters", () => {
 
   it("the walk reads a bounded prefix of the score order, gated by the filters' estimated share", () => {
     const f = { query: "rust", capabilities: ["Coding"], verifiedOnly: true, limit: 20 };
-    const walk = searchStatement("walk", "chain", f, false, 21);
+    const walk = searchStatement("walk", "chain", f, false);
     assert.match(walk.text, new RegExp(`order by score desc, agent_id limit ${SCORE_WALK_ROWS}\\)`));
     assert.match(walk.text, /api\.search_walk_share\(/);
-    // filters, then the cap, then the gate's inputs: query, tags (lower-cased, null when absent), verifiedOnly, share
+    // filters, the cap (limit + 1), the limit, then the gate's inputs: query, tags (lower-cased, null when
+    // absent), verifiedOnly, the share needed
     assert.deepEqual(walk.values, [
       ["coding"],
       "rust",
       21,
+      20,
       "rust",
       ["coding"],
       null,
@@ -64,14 +66,14 @@ describe("search filters", () => {
       21 / SCORE_WALK_ROWS,
     ]);
     // Named statements: the same shape shares one name, another shape gets another.
-    assert.equal(searchStatement("walk", "chain", { ...f, query: "go" }, false, 21).name, walk.name);
-    assert.notEqual(searchStatement("match", "chain", f, false, 21).name, walk.name);
+    assert.equal(searchStatement("walk", "chain", { ...f, query: "go" }, false).name, walk.name);
+    assert.notEqual(searchStatement("match", "chain", f, false).name, walk.name);
     // No text, tag or verified filter: no gate.
-    const plain = searchStatement("walk", "chain", { minScore: 10, limit: 20 }, false, 21);
+    const plain = searchStatement("walk", "chain", { minScore: 10, limit: 20 }, false);
     assert.doesNotMatch(plain.text, /search_walk_share/);
-    assert.deepEqual(plain.values, [10, 21]);
+    assert.deepEqual(plain.values, [10, 21, 20]);
     // The match pass orders by score + 0 (off the score index) and counts every match.
-    const match = searchStatement("match", "chain", f, false, 21);
+    const match = searchStatement("match", "chain", f, false);
     assert.match(match.text, /count\(\*\) over \(\)/);
     assert.match(match.text, /order by s\.score \+ 0 desc/);
   });

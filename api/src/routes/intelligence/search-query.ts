@@ -56,43 +56,6 @@ export function hasIndexedCondition(f: SearchFilters): boolean {
   );
 }
 
-export interface SearchResult {
-  id: number;
-  walletAddress: string | null;
-  name: string;
-  capabilities: string[];
-  programmingLangs: string[];
-  domains: string[];
-  tools: string[];
-  reputation: {
-    score: number;
-    completions: number;
-    uptimePercentage: number;
-    avgResponseTimeMs: number;
-    attestationCount: number;
-    attestationScore: number;
-    verificationBadges: string[];
-  };
-}
-
-interface Row {
-  agent_id: string;
-  score: number;
-  name: string;
-  wallet_address: string | null;
-  display_capabilities: string[];
-  display_programming_langs: string[];
-  display_domains: string[];
-  display_tools: string[];
-  uptime_percentage: number;
-  avg_response_time_ms: number;
-  attestation_count: number;
-  attestation_score: number;
-  verification_badges: string[];
-  completions: number;
-  matched?: number;
-}
-
 const DISPLAY_COLUMNS = [
   "agent_id",
   "score",
@@ -126,11 +89,24 @@ function statement(text: string, values: unknown[]): pg.QueryConfig {
   return { name: `search_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text, values };
 }
 
-const withCompletions = (schema: string, inner: string) =>
-  `select m.*, coalesce(st.completions, 0)::int completions
-     from (${inner}) m
-     left join ${schema}.agent_run_stats st on st.agent_id = m.agent_id
-    order by m.score desc, m.agent_id`;
+/**
+ * The page as JSON text built by Postgres: the first `limit` rows (of `limit + 1` fetched) with their completions,
+ * in the response's shape, so the API passes it through without parsing rows or re-serializing them.
+ */
+const pageJson = (schema: string, inner: string, limitParam: string) =>
+  `select count(*)::int found, max(m.matched)::int matched,
+          coalesce(json_agg(json_build_object(
+            'id', m.agent_id, 'walletAddress', m.wallet_address, 'name', m.name,
+            'capabilities', m.display_capabilities, 'programmingLangs', m.display_programming_langs,
+            'domains', m.display_domains, 'tools', m.display_tools,
+            'reputation', json_build_object(
+              'score', m.score, 'completions', coalesce(st.completions, 0)::int,
+              'uptimePercentage', m.uptime_percentage, 'avgResponseTimeMs', m.avg_response_time_ms,
+              'attestationCount', m.attestation_count, 'attestationScore', m.attestation_score,
+              'verificationBadges', m.verification_badges))
+            order by m.score desc, m.agent_id) filter (where m.rn <= ${limitParam}), '[]')::text results
+     from (select x.*, row_number() over (order by x.score desc, x.agent_id) rn from (${inner}) x) m
+     left join ${schema}.agent_run_stats st on st.agent_id = m.agent_id`;
 
 export type SearchPass = "walk" | "rest" | "match";
 
@@ -143,10 +119,11 @@ export function searchStatement(
   indexerSchema: string,
   f: SearchFilters,
   fuzzy: boolean,
-  cap: number,
 ): pg.QueryConfig {
   const { sql, params } = buildWhere(f, fuzzy);
   const n = params.length;
+  // One row past the page tells whether more exist.
+  const cap = f.limit + 1;
   // Filters that keep too small a share of the agents cannot leave `cap` matches among the walked rows: the walk
   // is then skipped outright (a one-time filter on the statistics of 033_agent_search_speed.sql).
   const gated = pass === "walk" && (hasIndexedCondition(f) || f.verifiedOnly);
@@ -156,23 +133,29 @@ export function searchStatement(
     params.push(list(f.tools), !!f.verifiedOnly, cap / SCORE_WALK_ROWS);
   }
   const gate = gated
-    ? `where api.search_walk_share($${n + 2}, $${n + 3}::text[], $${n + 4}::text[], $${n + 5}::text[],
-         $${n + 6}::text[], $${n + 7}) >= $${n + 8}::real`
+    ? `where api.search_walk_share($${n + 3}, $${n + 4}::text[], $${n + 5}::text[], $${n + 6}::text[],
+         $${n + 7}::text[], $${n + 8}) >= $${n + 9}::real`
     : "";
   const inner =
     pass === "walk"
-      ? `select ${display("d")}
+      ? `select ${display("d")}, null::int matched
            from (select s.agent_id, s.score
                    from (select ${WALK_COLUMNS} from api.agent_search ${gate}
                           order by score desc, agent_id limit ${SCORE_WALK_ROWS}) s ${sql}
                   order by s.score desc, s.agent_id limit $${n + 1}) w
            join api.agent_search d on d.agent_id = w.agent_id`
       : pass === "rest"
-        ? `select ${DISPLAY} from api.agent_search s ${sql} order by s.score desc, s.agent_id limit $${n + 1}`
+        ? `select ${DISPLAY}, null::int matched from api.agent_search s ${sql}
+            order by s.score desc, s.agent_id limit $${n + 1}`
         : // `score + 0` keeps the planner off the score index: a GIN index finds the (few) matches.
           `select ${DISPLAY}, count(*) over ()::int matched from api.agent_search s ${sql}
             order by s.score + 0 desc, s.agent_id limit $${n + 1}`;
-  return statement(withCompletions(indexerSchema, inner), [...params.slice(0, n), cap, ...params.slice(n)]);
+  return statement(pageJson(indexerSchema, inner, `$${n + 2}`), [
+    ...params.slice(0, n),
+    cap,
+    f.limit,
+    ...params.slice(n),
+  ]);
 }
 
 /**
@@ -185,47 +168,37 @@ export function searchStatement(
  *    only score, uptime or verified conditions (nothing for a GIN), "rest": on down the score index (the partial
  *    one for verifiedOnly) until `cap` matches, since counting them all would read the whole table.
  */
+export interface SearchPage {
+  /** The results array as JSON text (at most `limit` agents). */
+  resultsJson: string;
+  matched: number;
+  exact: boolean;
+}
+
 export async function searchPage(
   pool: pg.Pool,
   indexerSchema: string,
   f: SearchFilters,
   fuzzy: boolean,
-  cap: number,
-): Promise<{ results: SearchResult[]; matched: number; exact: boolean }> {
-  const run = (pass: SearchPass) => pool.query<Row>(searchStatement(pass, indexerSchema, f, fuzzy, cap));
+): Promise<SearchPage> {
+  const cap = f.limit + 1;
+  const run = async (pass: SearchPass) => {
+    const { rows } = await pool.query<{ found: number; matched: number | null; results: string }>(
+      searchStatement(pass, indexerSchema, f, fuzzy),
+    );
+    return rows[0] ?? { found: 0, matched: null, results: "[]" };
+  };
   if (!fuzzy) {
     const walk = await run("walk");
-    if (walk.rows.length >= cap) return { results: walk.rows.map(toResult), matched: cap, exact: false };
+    if (walk.found >= cap) return { resultsJson: walk.results, matched: cap, exact: false };
   }
   if (!hasIndexedCondition(f)) {
     const rest = await run("rest");
-    return { results: rest.rows.map(toResult), matched: rest.rows.length, exact: rest.rows.length < cap };
+    return { resultsJson: rest.results, matched: rest.found, exact: rest.found < cap };
   }
   const match = await run("match");
-  return { results: match.rows.map(toResult), matched: match.rows[0]?.matched ?? 0, exact: true };
+  return { resultsJson: match.results, matched: match.matched ?? 0, exact: true };
 }
-
-function toResult(r: Row): SearchResult {
-  return {
-    id: Number(r.agent_id),
-    walletAddress: r.wallet_address,
-    name: r.name,
-    capabilities: r.display_capabilities,
-    programmingLangs: r.display_programming_langs,
-    domains: r.display_domains,
-    tools: r.display_tools,
-    reputation: {
-      score: r.score,
-      completions: r.completions,
-      uptimePercentage: r.uptime_percentage,
-      avgResponseTimeMs: r.avg_response_time_ms,
-      attestationCount: r.attestation_count,
-      attestationScore: r.attestation_score,
-      verificationBadges: r.verification_badges,
-    },
-  };
-}
-
 /** Postgres's estimate of how many agents match (EXPLAIN, no execution). */
 export async function estimateMatches(pool: pg.Pool, f: SearchFilters, fuzzy: boolean): Promise<number> {
   const { sql, params } = buildWhere(f, fuzzy);
