@@ -397,14 +397,22 @@ describe("reputation: triggers", () => {
       return rep.totalClaimed === 2 && rep.breakdown.successRate.failures === 1 && rep.score === 50 ? rep : undefined;
     });
     assertBreakdownAddsUp(failed);
-    // Newest first: back to 50 after the second claim, 70 after the completion, the starting 50. The poll (every
-    // second) normally records these as "run"; the bulk job (every 5 s in tests) may get there first.
+    // Newest first: back to 50 after the second claim, 70 after the completion, the starting 50 last. A poll (every
+    // second) that lands while a run is claimed but not finished also records the in-between 30 (0 of 1 claimed
+    // runs completed); those entries come and go with timing, the order of the others does not. The poll normally
+    // records them as "run"; the bulk job (every 5 s in tests) may get there first.
     const history = (await api("GET", `/api/reputation/${agent.agentId}/history`)).body.history;
+    const scores = history.map((h: any) => h.score as number);
     assert.deepEqual(
-      history.slice(0, 3).map((h: any) => h.score),
+      scores.filter((s: number) => s !== 30),
       [50, 70, 50],
+      `history ${scores.join(", ")}`,
     );
-    for (const h of history.slice(0, 2)) assert.ok(["run", "daily"].includes(h.trigger), h.trigger);
+    assert.ok(
+      scores.every((s: number) => [30, 50, 70].includes(s)),
+      `history ${scores.join(", ")}`,
+    );
+    for (const h of history.slice(0, -1)) assert.ok(["run", "daily"].includes(h.trigger), h.trigger);
   });
 
   it("two API processes share the queue: one job per slot, never two runs of a job at once", async () => {
