@@ -51,7 +51,7 @@ describe("search filters", () => {
     assert.match(walk.text, new RegExp(`order by score desc, agent_id limit ${SCORE_WALK_ROWS}\\)`));
     assert.match(walk.text, /api\.search_walk_share\(/);
     // filters, the cap (limit + 1), the limit, then the gate's inputs: query, tags (lower-cased, null when
-    // absent), verifiedOnly, the share needed
+    // absent), verifiedOnly, minUptime, the share needed
     assert.deepEqual(walk.values, [
       ["coding"],
       "rust",
@@ -63,6 +63,7 @@ describe("search filters", () => {
       null,
       null,
       true,
+      null,
       21 / SCORE_WALK_ROWS,
     ]);
     // Named statements: the same shape shares one name, another shape gets another.

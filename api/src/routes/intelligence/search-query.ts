@@ -78,11 +78,11 @@ const WALK_COLUMNS =
   "agent_id, score, verified, uptime_percentage, capabilities, programming_langs, domains, tools, search";
 
 /**
- * Rows of the score index the first pass reads (index-only, ~0.5 µs a row). Any filter set that keeps at least
- * ~limit/SCORE_WALK_ROWS of the agents (0.2% for a page of 20) is answered from this prefix; rarer ones go to the
- * GIN-driven pass.
+ * Rows of the score index the first pass reads at most (index-only, ~0.5 µs a row; it stops at `limit + 1`
+ * matches). Any filter set that keeps at least ~limit/SCORE_WALK_ROWS of the agents (0.07% for a page of 20) is
+ * answered from this prefix; rarer ones, which the GIN pass answers in a few ms, skip it (the gate).
  */
-export const SCORE_WALK_ROWS = 10_000;
+export const SCORE_WALK_ROWS = 30_000;
 
 /** Named statements: Postgres parses and plans each distinct search shape once per connection. */
 function statement(text: string, values: unknown[]): pg.QueryConfig {
@@ -126,15 +126,15 @@ export function searchStatement(
   const cap = f.limit + 1;
   // Filters that keep too small a share of the agents cannot leave `cap` matches among the walked rows: the walk
   // is then skipped outright (a one-time filter on the statistics of 033_agent_search_speed.sql).
-  const gated = pass === "walk" && (hasIndexedCondition(f) || f.verifiedOnly);
+  const gated = pass === "walk" && (hasIndexedCondition(f) || f.verifiedOnly || f.minUptime !== undefined);
   if (gated) {
     const list = (v: string[] | undefined) => (tags(v).length ? tags(v) : null);
     params.push(f.query?.trim() || null, list(f.capabilities), list(f.programmingLangs), list(f.domains));
-    params.push(list(f.tools), !!f.verifiedOnly, cap / SCORE_WALK_ROWS);
+    params.push(list(f.tools), !!f.verifiedOnly, f.minUptime ?? null, cap / SCORE_WALK_ROWS);
   }
   const gate = gated
     ? `where api.search_walk_share($${n + 3}, $${n + 4}::text[], $${n + 5}::text[], $${n + 6}::text[],
-         $${n + 7}::text[], $${n + 8}) >= $${n + 9}::real`
+         $${n + 7}::text[], $${n + 8}, $${n + 9}::float8) >= $${n + 10}::real`
     : "";
   const inner =
     pass === "walk"
