@@ -2,6 +2,7 @@ import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
 import { zeroAddress } from "viem";
 import { activeStake } from "../../domain/agent-status.ts";
+import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
 import { chainClock } from "../../lib/chain-time.ts";
@@ -13,7 +14,8 @@ import { waitForIndexer } from "../../lib/wait.ts";
 import { findAgent, slashHistory, statusOf } from "./repository.ts";
 import { agentIdParam, agentStatus, slashEntry } from "./schemas.ts";
 
-export const REPORT_REASONS = ["SPAM", "FRAUD", "MALICIOUS", "IMPERSONATION", "NON_DELIVERY", "OTHER"] as const;
+/** One vocabulary for both report endpoints (see domain/report-risk.ts). */
+export const REPORT_REASONS = REPORT_CATEGORIES;
 
 const reportRoute = createRoute({
   method: "post",
