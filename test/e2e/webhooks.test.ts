@@ -369,6 +369,37 @@ describe("organization webhooks", () => {
     const log = await deliveries(o, hook.id);
     assert.equal(log.length, 3);
     assert.ok(log.every((d) => d.status === "delivered" && d.attempts === 1));
+
+    // A dispute resolved for the agent approves and pays the run: bounty.completed too (once).
+    const second = await openRun(poster.owner, { reward: 11_000_000n, title: "Disputed bounty" });
+    assert.equal((await claim(worker.owner.key, worker.owner.address, second.bountyId, worker.agentId)).status, 200);
+    const sub2 = await step(worker.agentKey, second.bountyId, "submit", "submit-run", { deliverable: { answer: 2 } });
+    assert.equal(sub2.status, 200, JSON.stringify(sub2.body));
+    const disputed = await step(worker.agentKey, second.bountyId, "dispute", "dispute-run", {
+      reason: "silent poster",
+    });
+    assert.equal(disputed.status, 200, JSON.stringify(disputed.body));
+    const resolved = await api("POST", `/api/runs/${second.bountyId}/resolve`, {
+      headers: admin,
+      body: { outcome: "agent" },
+    });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    assert.equal(resolved.body.run.state, "APPROVED");
+    const completed = await waitUntil("bounty.completed after resolve", async () => {
+      const got = receiver
+        .at(path)
+        .map((r) => JSON.parse(r.body))
+        .filter((e) => e.event === "bounty.completed" && e.data.bountyId === second.bountyId);
+      return got.length > 0 && got;
+    });
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(receiver.at(path).filter((r) => JSON.parse(r.body).data.bountyId === second.bountyId).length, 3);
+    assert.deepEqual(completed[0].data, {
+      bountyId: second.bountyId,
+      agentId: worker.agentId,
+      reward: "11000000",
+      txHash: resolved.body.txHash,
+    });
   });
 
   it("validates and manages webhooks: list, delete, limits and every error", async () => {
