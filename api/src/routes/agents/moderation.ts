@@ -87,9 +87,9 @@ export const moderationRoutes = router()
     if (!(await findAgent(deps, id))) throw errors.agentNotFound(id);
     const r = await deps.pool.query<{ id: string; count: string }>(
       `with inserted as (
-         insert into api.agent_report (agent_id, reason, details, reporter_ip) values ($1, $2, $3, $4) returning id
+         insert into api.agent_report (agent_id, reason, details, reporter_ip, filed_at) values ($1, $2, $3, $4, $5) returning id
        ) select (select id from inserted)::text id, (select count(*) + 1 from api.agent_report where agent_id = $1)::text count`,
-      [id, body.reason, body.details, clientIp(c, deps.env.TRUST_PROXY)],
+      [id, body.reason, body.details, clientIp(c, deps.env.TRUST_PROXY), (await chainClock(deps).now()).toString()],
     );
     return c.json(
       {
