@@ -22,6 +22,7 @@ import { ipfsRoutes } from "./routes/ipfs.ts";
 import { marketRoutes } from "./routes/market.ts";
 import { orgKeyMiddleware } from "./routes/organizations/auth.ts";
 import { organizationRoutes } from "./routes/organizations/index.ts";
+import { reportRoutes } from "./routes/reports/index.ts";
 import { reputationRoutes } from "./routes/reputation/index.ts";
 import { runRoutes } from "./routes/runs/index.ts";
 import { statsRoutes } from "./routes/stats.ts";
@@ -83,6 +84,7 @@ export function createApp(deps: Deps) {
   app.route("/", claimPageRoutes);
   app.route("/", insuranceRoutes);
   app.route("/", governanceRoutes);
+  app.route("/", reportRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 
   app.doc31("/openapi.json", {
