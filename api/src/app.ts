@@ -26,6 +26,7 @@ import { reportRoutes } from "./routes/reports/index.ts";
 import { reputationRoutes } from "./routes/reputation/index.ts";
 import { runRoutes } from "./routes/runs/index.ts";
 import { statsRoutes } from "./routes/stats.ts";
+import { subscriptionRoutes } from "./routes/subscriptions/index.ts";
 import { verificationRoutes } from "./routes/verifications/index.ts";
 
 /** Paid routes are priced per request instead of rate limited (spec §8). */
@@ -85,6 +86,7 @@ export function createApp(deps: Deps) {
   app.route("/", insuranceRoutes);
   app.route("/", governanceRoutes);
   app.route("/", reportRoutes);
+  app.route("/", subscriptionRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 
   app.doc31("/openapi.json", {
