@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
 import { claimAgent, registerAgent, signedAction, stakedAgent } from "../support/agents.ts";
 import { adminHeaders, createDraft } from "../support/runs.ts";
-import { api, freshIp, increaseTime, newWallet, waitUntil } from "../support/stack.ts";
+import { type ApiResponse, api, freshIp, increaseTime, newWallet, waitUntil } from "../support/stack.ts";
 
 const code = (res: { body: { error?: { code: string } } }) => res.body?.error?.code;
 const EVIDENCE = "The agent sent 40 unsolicited messages to my endpoint within a minute.";
@@ -36,7 +36,7 @@ const risk = async (agentId: number) => {
   return res.body as { agentId: number; status: string; riskScore: number; chainStatus: string; pending: number };
 };
 
-const resolve = (reportId: number, status: string, headers = adminHeaders()) =>
+const resolve = (reportId: number, status: string, headers: Record<string, string> = adminHeaders()) =>
   api("PATCH", `/api/reports/${reportId}`, { headers, body: { status, note: "reviewed" } });
 
 describe("reports", () => {
@@ -241,7 +241,7 @@ describe("reports", () => {
 
     // Per IP: 20 per hour, whoever signs.
     const ip = freshIp();
-    let limited: Awaited<ReturnType<typeof api>> | undefined;
+    let limited: ApiResponse | undefined;
     for (let i = 0; i < 21 && !limited; i++) {
       const res = await api("POST", "/api/reports/create", { body: {}, ip });
       if (res.status === 429) limited = res;
