@@ -102,7 +102,20 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         returns (uint256 runId)
     {
         _checkPoster(poster);
-        return _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(poster, address(this), uint256(reward) + _fee(reward));
+    }
+
+    /// @inheritdoc IRunEscrow
+    function createSponsoredRun(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri
+    ) external nonReentrant onlyRole(RELAYER_ROLE) returns (uint256 runId) {
+        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(_msgSender(), address(this), uint256(reward) + _fee(reward));
     }
 
     /// @inheritdoc IRunEscrow
@@ -123,7 +136,8 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         try IERC20Permit(address(usdc)).permit(
             poster, address(this), uint256(reward) + _fee(reward), permitDeadline, v, r, s
         ) {} catch {}
-        return _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(poster, address(this), uint256(reward) + _fee(reward));
     }
 
     // ---------------------------------------------------------------- agent actions
@@ -352,6 +366,8 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
 
     // ---------------------------------------------------------------- internals
 
+    /// @dev Records the run; the caller then pulls reward + fee from the payer (the poster, or for a sponsored
+    /// run the relayer's prepaid subscription balance).
     function _createRun(
         address poster,
         uint128 reward,
@@ -381,7 +397,6 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         }
 
         emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
-        usdc.safeTransferFrom(poster, address(this), amount);
     }
 
     /// @dev Marks the run completed and pays the reward to the agent's owner and the fee to the treasury.

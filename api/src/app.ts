@@ -22,9 +22,11 @@ import { ipfsRoutes } from "./routes/ipfs.ts";
 import { marketRoutes } from "./routes/market.ts";
 import { orgKeyMiddleware } from "./routes/organizations/auth.ts";
 import { organizationRoutes } from "./routes/organizations/index.ts";
+import { reportRoutes } from "./routes/reports/index.ts";
 import { reputationRoutes } from "./routes/reputation/index.ts";
 import { runRoutes } from "./routes/runs/index.ts";
 import { statsRoutes } from "./routes/stats.ts";
+import { subscriptionRoutes } from "./routes/subscriptions/index.ts";
 import { verificationRoutes } from "./routes/verifications/index.ts";
 
 /** Paid routes are priced per request instead of rate limited (spec §8). */
@@ -83,6 +85,8 @@ export function createApp(deps: Deps) {
   app.route("/", claimPageRoutes);
   app.route("/", insuranceRoutes);
   app.route("/", governanceRoutes);
+  app.route("/", reportRoutes);
+  app.route("/", subscriptionRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 
   app.doc31("/openapi.json", {

@@ -63,6 +63,8 @@ export const apiEnvSchema = z.object({
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.optional(),
   /** Base URL of organization dashboards (the creation answer's `dashboard` is <base>/<subdomain>). */
   ORG_DASHBOARD_URL: z.string().url().optional(),
+  /** How often due subscription runs are created (chain time decides what is due). */
+  SUBSCRIPTION_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 

@@ -73,6 +73,11 @@ interface IRunEscrow {
     function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
+    /// @notice Creates a run for `poster` paid by the caller (RELAYER_ROLE only; needs the caller's allowance):
+    /// subscription runs funded from prepaid balances. Refunds still go to `poster`, who also acts on the run.
+    function createSponsoredRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
+        external
+        returns (uint256 runId);
     /// @notice Same as createRun, but first applies the poster's EIP-2612 permit for reward + fee.
     function createRunWithPermit(
         address poster,

@@ -28,6 +28,8 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
   StakeVault: ["depositWithPermit", "slash", "requestWithdrawal", "withdraw"],
   RunEscrow: [
     "createRunWithPermit",
+    // Subscription runs: paid from the relayer's prepaid subscription balance (api/src/routes/subscriptions).
+    "createSponsoredRun",
     "claim",
     "start",
     "submit",
@@ -41,7 +43,8 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
   ],
   InsurancePool: ["stakeWithPermit", "requestWithdrawal", "withdraw", "claim"],
   AgentHubGovernor: ["castVoteBySig", "castVoteWithReasonAndParamsBySig"],
-  USDC: ["transferWithAuthorization"],
+  // approve: the relayer's allowance to RunEscrow for createSponsoredRun (subscription runs).
+  USDC: ["transferWithAuthorization", "approve"],
 };
 
 /** Every custom error of every contract: a revert deep inside a call (e.g. the vault under the escrow) still decodes. */

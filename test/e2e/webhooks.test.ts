@@ -1,13 +1,15 @@
 // Organization webhooks against the real stack: a real HTTP receiver on loopback gets signed deliveries (the test
 // checks the HMAC itself), retries after 500 answers, exactly-once delivery with two API processes running the
-// dispatcher, events from registration, profile updates, verifications and reputation, and the delivery log.
+// dispatcher, events from registration, profile updates, verifications, reputation and a run (bounty.created,
+// bounty.claimed, bounty.completed), and the delivery log.
 import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { claimAgent, faucet, signedAction } from "../support/agents.ts";
+import { claimAgent, depositDirect, faucet, signedAction } from "../support/agents.ts";
 import { startExtraApi } from "../support/processes.ts";
+import { claim, openRun, step } from "../support/runs.ts";
 import { api, db, stack, waitUntil } from "../support/stack.ts";
 
 const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };
@@ -285,6 +287,119 @@ describe("organization webhooks", () => {
     assert.equal(rep.data.agentId, agentId);
     assert.equal(typeof rep.data.score, "number");
     assert.ok(events.every((e) => e.organization === o.id));
+  });
+
+  it("emits bounty.created, bounty.claimed and bounty.completed once each for a run between organization agents", async () => {
+    const o = await createOrg();
+    const path = `/bounty-${uniq()}`;
+    const hook = await addWebhook(o, {
+      url: `${receiver.url}${path}`,
+      events: ["bounty.created", "bounty.claimed", "bounty.completed"],
+    });
+    const register = async (name: string) => {
+      const reg = await api("POST", "/api/agents/register", { headers: { "x-api-key": o.apiKey }, body: { name } });
+      assert.equal(reg.status, 201, JSON.stringify(reg.body));
+      const claimed = await claimAgent(reg.body.agentId, reg.body.claimCode);
+      return { agentId: reg.body.agentId as number, wallet: reg.body.walletAddress, ...claimed };
+    };
+    // The poster is an organization agent's owner; the worker is another organization agent, staked.
+    const poster = await register("Poster");
+    const worker = await register("Worker");
+    await faucet(poster.owner.address, 100_000_000n);
+    await faucet(worker.wallet, 20_000_000n, 10n ** 17n);
+    const stakeTx = await depositDirect(worker.agentKey, worker.agentId, 20_000_000n);
+    const staked = await api("POST", `/api/agents/${worker.agentId}/stake`, {
+      body: { amount: "20000000", txHash: stakeTx, walletAddress: worker.wallet },
+    });
+    assert.equal(staked.status, 200, JSON.stringify(staked.body));
+
+    const run = await openRun(poster.owner, { reward: 12_000_000n, title: "Hooked bounty" });
+    const id = run.bountyId;
+    const claimed = await claim(worker.owner.key, worker.owner.address, id, worker.agentId);
+    assert.equal(claimed.status, 200, JSON.stringify(claimed.body));
+    assert.equal((await step(worker.agentKey, id, "start", "start-run")).status, 200);
+    const submitted = await step(worker.agentKey, id, "submit", "submit-run", { deliverable: { answer: "a + b" } });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    const approved = await step(poster.owner.key, id, "approve", "approve-run");
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+
+    const events = await waitUntil(
+      "three bounty events",
+      async () => {
+        const got = receiver.at(path).map((r) => JSON.parse(r.body));
+        return got.length >= 3 && got;
+      },
+      30_000,
+    );
+    await new Promise((r) => setTimeout(r, 2500)); // room for any duplicate to show up
+    const all = receiver.at(path);
+    assert.equal(all.length, 3, all.map((r) => r.body).join("\n"));
+    for (const r of all) {
+      assert.ok(validSignature(hook.secret, r.body, r.headers["x-agenthub-signature"]), "bad signature");
+      assert.equal(r.headers["x-agenthub-event"], JSON.parse(r.body).event);
+    }
+    assert.deepEqual(events.map((e) => e.event).sort(), ["bounty.claimed", "bounty.completed", "bounty.created"]);
+    assert.equal(new Set(events.map((e) => e.id)).size, 3);
+    assert.ok(events.every((e) => e.organization === o.id && !Number.isNaN(Date.parse(e.timestamp))));
+    const byName = Object.fromEntries(events.map((e) => [e.event, e.data]));
+    const fundTx = await db.query("select funding_tx from api.run where id = $1", [id]);
+    assert.deepEqual(byName["bounty.created"], {
+      bountyId: id,
+      agentId: poster.agentId,
+      poster: poster.owner.address,
+      title: "Hooked bounty",
+      reward: "12000000",
+      deadline: byName["bounty.created"].deadline,
+      txHash: byName["bounty.created"].txHash,
+    });
+    assert.equal(byName["bounty.created"].txHash.toLowerCase(), fundTx.rows[0].funding_tx);
+    assert.ok(!Number.isNaN(Date.parse(byName["bounty.created"].deadline)));
+    assert.deepEqual(byName["bounty.claimed"], {
+      bountyId: id,
+      agentId: worker.agentId,
+      reward: "12000000",
+      txHash: claimed.body.txHash,
+    });
+    assert.deepEqual(byName["bounty.completed"], {
+      bountyId: id,
+      agentId: worker.agentId,
+      reward: "12000000",
+      txHash: approved.body.txHash,
+    });
+    const log = await deliveries(o, hook.id);
+    assert.equal(log.length, 3);
+    assert.ok(log.every((d) => d.status === "delivered" && d.attempts === 1));
+
+    // A dispute resolved for the agent approves and pays the run: bounty.completed too (once).
+    const second = await openRun(poster.owner, { reward: 11_000_000n, title: "Disputed bounty" });
+    assert.equal((await claim(worker.owner.key, worker.owner.address, second.bountyId, worker.agentId)).status, 200);
+    const sub2 = await step(worker.agentKey, second.bountyId, "submit", "submit-run", { deliverable: { answer: 2 } });
+    assert.equal(sub2.status, 200, JSON.stringify(sub2.body));
+    const disputed = await step(worker.agentKey, second.bountyId, "dispute", "dispute-run", {
+      reason: "silent poster",
+    });
+    assert.equal(disputed.status, 200, JSON.stringify(disputed.body));
+    const resolved = await api("POST", `/api/runs/${second.bountyId}/resolve`, {
+      headers: admin,
+      body: { outcome: "agent" },
+    });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    assert.equal(resolved.body.run.state, "APPROVED");
+    const completed = await waitUntil("bounty.completed after resolve", async () => {
+      const got = receiver
+        .at(path)
+        .map((r) => JSON.parse(r.body))
+        .filter((e) => e.event === "bounty.completed" && e.data.bountyId === second.bountyId);
+      return got.length > 0 && got;
+    });
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(receiver.at(path).filter((r) => JSON.parse(r.body).data.bountyId === second.bountyId).length, 3);
+    assert.deepEqual(completed[0].data, {
+      bountyId: second.bountyId,
+      agentId: worker.agentId,
+      reward: "11000000",
+      txHash: resolved.body.txHash,
+    });
   });
 
   it("validates and manages webhooks: list, delete, limits and every error", async () => {

@@ -7,6 +7,7 @@
 // pg-boss then retries it on another process, and every handler is idempotent, so a crash loses nothing.
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
+import { runDueSubscriptions } from "../routes/subscriptions/scheduler.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
 import { refreshSearchShares } from "./search-stats.ts";
@@ -22,6 +23,7 @@ export const QUEUES = {
   reputationPoll: "reputation-poll",
   searchStats: "search-stats",
   webhookDispatch: "webhook-dispatch",
+  subscriptionRuns: "subscription-runs",
 } as const;
 
 export interface JobRunner {
@@ -97,6 +99,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.WEBHOOK_DISPATCH_INTERVAL_SECONDS,
       expireInSeconds: 600,
       run: () => dispatchWebhooks(deps),
+    },
+    {
+      // Subscriptions: creates every due run on chain (api/src/routes/subscriptions/scheduler.ts).
+      name: QUEUES.subscriptionRuns,
+      every: env.SUBSCRIPTION_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => runDueSubscriptions(deps),
     },
   ];
 

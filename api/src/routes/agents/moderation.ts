@@ -2,6 +2,7 @@ import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
 import { zeroAddress } from "viem";
 import { activeStake } from "../../domain/agent-status.ts";
+import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
 import { chainClock } from "../../lib/chain-time.ts";
@@ -13,7 +14,8 @@ import { waitForIndexer } from "../../lib/wait.ts";
 import { findAgent, slashHistory, statusOf } from "./repository.ts";
 import { agentIdParam, agentStatus, slashEntry } from "./schemas.ts";
 
-export const REPORT_REASONS = ["SPAM", "FRAUD", "MALICIOUS", "IMPERSONATION", "NON_DELIVERY", "OTHER"] as const;
+/** One vocabulary for both report endpoints (see domain/report-risk.ts). */
+export const REPORT_REASONS = REPORT_CATEGORIES;
 
 const reportRoute = createRoute({
   method: "post",
@@ -85,9 +87,9 @@ export const moderationRoutes = router()
     if (!(await findAgent(deps, id))) throw errors.agentNotFound(id);
     const r = await deps.pool.query<{ id: string; count: string }>(
       `with inserted as (
-         insert into api.agent_report (agent_id, reason, details, reporter_ip) values ($1, $2, $3, $4) returning id
+         insert into api.agent_report (agent_id, reason, details, reporter_ip, filed_at) values ($1, $2, $3, $4, $5) returning id
        ) select (select id from inserted)::text id, (select count(*) + 1 from api.agent_report where agent_id = $1)::text count`,
-      [id, body.reason, body.details, clientIp(c, deps.env.TRUST_PROXY)],
+      [id, body.reason, body.details, clientIp(c, deps.env.TRUST_PROXY), (await chainClock(deps).now()).toString()],
     );
     return c.json(
       {

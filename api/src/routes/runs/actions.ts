@@ -444,6 +444,15 @@ export const actionRoutes = router()
     });
     await waitForRunTx(deps, relayed);
     const run = await getRun(deps, id);
+    // Resolved for the agent, the run is APPROVED and paid: a completion like an approval by the poster.
+    if (outcome === "agent") {
+      await emitOrgEvent(deps, "bounty.completed", run.agentId, {
+        bountyId: run.id,
+        agentId: run.agentId,
+        reward: run.reward.toString(),
+        txHash: relayed.txHash,
+      });
+    }
     return c.json(
       {
         success: true,

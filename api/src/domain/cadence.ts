@@ -1,0 +1,322 @@
+// Subscription cadence: natural language ("daily for 30 days", "every 6 hours for 3 days", "every monday for
+// 4 weeks", "twice a week for a month") -> a fixed schedule. Pure and deterministic: the caller passes "now"
+// (chain time, unix seconds). The rest of the text, without the cadence phrases, is the runs' task.
+
+export const MINUTE = 60;
+export const HOUR = 3_600;
+export const DAY = 86_400;
+export const WEEK = 7 * DAY;
+/** "a month" is 30 days. */
+export const MONTH = 30 * DAY;
+
+/** Limits of a subscription (docs/subscriptions.md). */
+export const SUBSCRIPTION_LIMITS = {
+  /** Runs per subscription. */
+  maxRuns: 366,
+  /** From the first run to the end of the last interval. */
+  maxDurationSeconds: 366 * DAY,
+  /** Shortest time between two runs. */
+  minIntervalSeconds: HOUR,
+  /** Smallest reward per run: 0.01 USDC. */
+  minRewardPerRun: 10_000n,
+  /** Largest reward per run: 100,000 USDC. */
+  maxRewardPerRun: 100_000_000_000n,
+  /** Longest task text. */
+  maxTaskLength: 4_000,
+} as const;
+
+/** Platform fee in basis points (the escrow's FEE_BPS: 5%). */
+export const FEE_BPS = 500n;
+export const feeOf = (reward: bigint) => (reward * FEE_BPS) / 10_000n;
+
+export interface Cadence {
+  /** The cadence phrases found, normalized: "daily for 30 days". */
+  cadence: string;
+  /** The frequency phrase: "daily", "every 6 hours", "twice a week", "every monday". */
+  interval: string;
+  everySeconds: number;
+  totalRuns: number;
+  /** First run (unix seconds). */
+  startsAt: bigint;
+  /** End of the last run's interval: startsAt + totalRuns × everySeconds. */
+  endsAt: bigint;
+  /** The instructions without the cadence phrases. */
+  task: string;
+}
+
+export type CadenceErrorCode = "INVALID_CADENCE" | "SUBSCRIPTION_LIMIT_EXCEEDED" | "TASK_REQUIRED";
+
+export class CadenceError extends Error {
+  constructor(
+    readonly code: CadenceErrorCode,
+    message: string,
+    readonly hint: string,
+  ) {
+    super(`${message}. ${hint}`);
+  }
+}
+
+export const CADENCE_HINT =
+  'Say how often and for how long, e.g. "daily for 30 days", "every 6 hours for 3 days", "weekly for 8 weeks", ' +
+  '"every monday for 4 weeks", "twice a week for a month", "hourly for 12 hours" or "daily for 10 runs".';
+
+const WORD_NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  sixty: 60,
+  ninety: 90,
+};
+const NUM = `(\\d{1,4}|${Object.keys(WORD_NUMBERS).join("|")})`;
+const UNIT = "(minute|min|hour|hr|day|week|month)s?";
+const UNIT_SECONDS: Record<string, number> = {
+  minute: MINUTE,
+  min: MINUTE,
+  hour: HOUR,
+  hr: HOUR,
+  day: DAY,
+  week: WEEK,
+  month: MONTH,
+};
+const ADVERBS: Record<string, [number, string]> = {
+  hourly: [HOUR, "hourly"],
+  daily: [DAY, "daily"],
+  nightly: [DAY, "daily"],
+  weekly: [WEEK, "weekly"],
+  fortnightly: [2 * WEEK, "every 2 weeks"],
+  biweekly: [2 * WEEK, "every 2 weeks"],
+  monthly: [MONTH, "monthly"],
+};
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+const num = (s: string): number => (/^\d+$/.test(s) ? Number(s) : WORD_NUMBERS[s]!);
+const unitSeconds = (s: string): number => UNIT_SECONDS[s.replace(/s$/, "")]!;
+
+interface Found {
+  start: number;
+  end: number;
+}
+
+interface Frequency extends Found {
+  everySeconds: number;
+  interval: string;
+  weekday?: number;
+}
+
+interface Duration extends Found {
+  seconds?: number;
+  runs?: number;
+  phrase: string;
+}
+
+function findFrequency(text: string): Frequency[] {
+  const found: Frequency[] = [];
+  const add = (m: RegExpMatchArray, everySeconds: number, interval: string, weekday?: number) =>
+    found.push({ start: m.index!, end: m.index! + m[0].length, everySeconds, interval, weekday });
+  // "twice a week", "3 times per day", "once a day"
+  const times = new RegExp(`\\b(once|twice|thrice|${NUM} times) (?:a|an|per|each|every) (hour|day|week|month)\\b`, "g");
+  for (const m of text.matchAll(times)) {
+    const n = m[1] === "once" ? 1 : m[1] === "twice" ? 2 : m[1] === "thrice" ? 3 : num(m[2]!);
+    if (n < 1) continue;
+    add(m, Math.floor(unitSeconds(m[3]!) / n), `${m[1]} a ${m[3]}`);
+  }
+  // "every 6 hours", "every day", "every other week", "each hour"
+  const every = new RegExp(`\\b(?:every|each) (?:(other) |${NUM} )?${UNIT}\\b`, "g");
+  for (const m of text.matchAll(every)) {
+    const n = m[1] ? 2 : m[2] ? num(m[2]) : 1;
+    const unit = m[3]!.replace(/^min$/, "minute").replace(/^hr$/, "hour");
+    add(m, n * unitSeconds(unit), n === 1 ? `every ${unit}` : `every ${n} ${unit}s`);
+  }
+  // "every monday", "on mondays", "each friday"
+  const weekday = new RegExp(`\\b(?:every|each|on) (${WEEKDAYS.join("|")})s?\\b`, "g");
+  for (const m of text.matchAll(weekday)) add(m, WEEK, `every ${m[1]}`, WEEKDAYS.indexOf(m[1]!));
+  // "daily", "weekly", ...
+  const adverb = new RegExp(`\\b(${Object.keys(ADVERBS).join("|")})\\b`, "g");
+  for (const m of text.matchAll(adverb)) {
+    const [seconds, label] = ADVERBS[m[1]!]!;
+    add(m, seconds, label);
+  }
+  return found;
+}
+
+function findDuration(text: string): Duration[] {
+  const found: Duration[] = [];
+  // "for 30 days", "for a week", "for the next 3 months"
+  const span = new RegExp(`\\bfor (?:the next |the following )?${NUM} ${UNIT}\\b`, "g");
+  for (const m of text.matchAll(span)) {
+    const unit = m[2]!.replace(/^min$/, "minute").replace(/^hr$/, "hour");
+    found.push({
+      start: m.index!,
+      end: m.index! + m[0].length,
+      seconds: num(m[1]!) * unitSeconds(unit),
+      phrase: m[0],
+    });
+  }
+  // "for 10 runs", "10 times", "for 4 occurrences"
+  const count = new RegExp(`\\b(?:for )?${NUM} (?:runs|times|occurrences)\\b`, "g");
+  for (const m of text.matchAll(count)) {
+    found.push({ start: m.index!, end: m.index! + m[0].length, runs: num(m[1]!), phrase: m[0] });
+  }
+  return found;
+}
+
+const overlaps = (a: Found, b: Found) => a.start < b.end && b.start < a.end;
+
+/** The next `weekday` 00:00 UTC at or after `now`. */
+function nextWeekday(now: bigint, weekday: number): bigint {
+  const dayStart = now - (now % BigInt(DAY));
+  // 1970-01-01 was a Thursday (4).
+  const today = Number((dayStart / BigInt(DAY) + 4n) % 7n);
+  let ahead = (weekday - today + 7) % 7;
+  if (ahead === 0 && dayStart < now) ahead = 7;
+  return dayStart + BigInt(ahead * DAY);
+}
+
+/** Parses `instructions` at chain time `now`; throws CadenceError with a code and a hint. */
+export function parseCadence(instructions: string, now: bigint): Cadence {
+  // Lower case, one space between words; indices below refer to this text.
+  const text = instructions.toLowerCase().replace(/\s+/g, " ").trim();
+  const frequencies = findFrequency(text);
+  const durations = findDuration(text).filter((d) => !frequencies.some((f) => overlaps(f, d)));
+  if (frequencies.length === 0) throw new CadenceError("INVALID_CADENCE", "no frequency found", CADENCE_HINT);
+  // Overlapping frequency phrases ("every day" inside nothing else) count once; distinct ones are ambiguous.
+  const distinct = frequencies.filter((f, i) => !frequencies.some((g, j) => j < i && overlaps(f, g)));
+  if (distinct.length > 1) {
+    throw new CadenceError(
+      "INVALID_CADENCE",
+      `more than one frequency ("${distinct.map((f) => text.slice(f.start, f.end)).join('", "')}")`,
+      CADENCE_HINT,
+    );
+  }
+  if (durations.length === 0) throw new CadenceError("INVALID_CADENCE", "no duration found", CADENCE_HINT);
+  if (durations.length > 1) {
+    throw new CadenceError(
+      "INVALID_CADENCE",
+      `more than one duration ("${durations.map((d) => d.phrase).join('", "')}")`,
+      CADENCE_HINT,
+    );
+  }
+  const frequency = distinct[0]!;
+  const duration = durations[0]!;
+
+  const everySeconds = frequency.everySeconds;
+  if (everySeconds < SUBSCRIPTION_LIMITS.minIntervalSeconds) {
+    throw new CadenceError(
+      "SUBSCRIPTION_LIMIT_EXCEEDED",
+      `runs every ${everySeconds} s; the shortest interval is ${SUBSCRIPTION_LIMITS.minIntervalSeconds} s`,
+      "Use hourly or a longer interval.",
+    );
+  }
+  const totalRuns = duration.runs ?? Math.floor(duration.seconds! / everySeconds);
+  if (totalRuns < 1) {
+    throw new CadenceError(
+      "INVALID_CADENCE",
+      `"${duration.phrase}" is shorter than one interval ("${frequency.interval}")`,
+      CADENCE_HINT,
+    );
+  }
+  if (totalRuns > SUBSCRIPTION_LIMITS.maxRuns) {
+    throw new CadenceError(
+      "SUBSCRIPTION_LIMIT_EXCEEDED",
+      `${totalRuns} runs; at most ${SUBSCRIPTION_LIMITS.maxRuns} per subscription`,
+      "Use a longer interval or a shorter duration.",
+    );
+  }
+  if (totalRuns * everySeconds > SUBSCRIPTION_LIMITS.maxDurationSeconds) {
+    throw new CadenceError(
+      "SUBSCRIPTION_LIMIT_EXCEEDED",
+      `lasts ${Math.ceil((totalRuns * everySeconds) / DAY)} days; at most ${SUBSCRIPTION_LIMITS.maxDurationSeconds / DAY}`,
+      "Use a shorter duration.",
+    );
+  }
+
+  const task = [frequency, duration]
+    .sort((a, b) => b.start - a.start)
+    .reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, text)
+    .replace(/\s+/g, " ")
+    .replace(/\s+([,.;:!?])/g, "$1")
+    .replace(/^[\s,.;:\-–—]+|[\s,;:\-–—]+$/g, "")
+    .replace(/^(?:and|then)\s+|\s+(?:and|then)$/g, "")
+    .trim();
+  // Keep the task's original casing: map back through the same whitespace normalization.
+  const original = instructions.replace(/\s+/g, " ").trim();
+  const cased = restoreCase(task, text, original, [frequency, duration]);
+  if (cased.length === 0) {
+    throw new CadenceError(
+      "TASK_REQUIRED",
+      "the instructions contain a cadence but no task",
+      'Describe the work besides the cadence, e.g. "Summarize AI news daily for 30 days".',
+    );
+  }
+  if (cased.length > SUBSCRIPTION_LIMITS.maxTaskLength) {
+    throw new CadenceError(
+      "SUBSCRIPTION_LIMIT_EXCEEDED",
+      `the task has ${cased.length} characters`,
+      `Keep it under ${SUBSCRIPTION_LIMITS.maxTaskLength}.`,
+    );
+  }
+
+  const startsAt = frequency.weekday === undefined ? now : nextWeekday(now, frequency.weekday);
+  return {
+    cadence: `${frequency.interval} ${duration.phrase.startsWith("for ") ? duration.phrase : `for ${duration.phrase}`}`,
+    interval: frequency.interval,
+    everySeconds,
+    totalRuns,
+    startsAt,
+    endsAt: startsAt + BigInt(totalRuns * everySeconds),
+    task: cased,
+  };
+}
+
+/** The task cut from the original text (its casing kept), using the phrase positions found in the lower-cased copy. */
+function restoreCase(lowerTask: string, lower: string, original: string, cut: Found[]): string {
+  // toLowerCase keeps lengths for the characters we care about; if not (rare Unicode), fall back to lower case.
+  if (lower.length !== original.length) return lowerTask;
+  const kept = [...cut]
+    .sort((a, b) => b.start - a.start)
+    .reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, original)
+    .replace(/\s+/g, " ")
+    .replace(/\s+([,.;:!?])/g, "$1")
+    .replace(/^[\s,.;:\-–—]+|[\s,;:\-–—]+$/g, "")
+    .replace(/^(?:and|then)\s+|\s+(?:and|then)$/gi, "")
+    .trim();
+  return kept.toLowerCase() === lowerTask ? kept : lowerTask;
+}
+
+/** Run `index` (0-based) of a schedule. */
+export const runTime = (startsAt: bigint, everySeconds: number, index: number): bigint =>
+  startsAt + BigInt(index) * BigInt(everySeconds);
+
+export interface Costs {
+  rewardPerRun: string;
+  platformFeePerRun: string;
+  totalPerRun: string;
+  totalRuns: number;
+  total: string;
+}
+
+export function costsOf(rewardPerRun: bigint, totalRuns: number): Costs {
+  const fee = feeOf(rewardPerRun);
+  const perRun = rewardPerRun + fee;
+  return {
+    rewardPerRun: rewardPerRun.toString(),
+    platformFeePerRun: fee.toString(),
+    totalPerRun: perRun.toString(),
+    totalRuns,
+    total: (perRun * BigInt(totalRuns)).toString(),
+  };
+}

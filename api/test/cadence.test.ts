@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  CadenceError,
+  costsOf,
+  DAY,
+  HOUR,
+  MONTH,
+  parseCadence,
+  runTime,
+  SUBSCRIPTION_LIMITS,
+  WEEK,
+} from "../src/domain/cadence.ts";
+
+// 2025-01-01T12:00:00Z, a Wednesday.
+const NOW = BigInt(Date.UTC(2025, 0, 1, 12) / 1000);
+
+function rejects(text: string, code: string, pattern?: RegExp) {
+  assert.throws(
+    () => parseCadence(text, NOW),
+    (e: unknown) => {
+      assert.ok(e instanceof CadenceError, `expected CadenceError for "${text}"`);
+      assert.equal(e.code, code, `code for "${text}": ${e.message}`);
+      if (pattern) assert.match(e.message, pattern);
+      assert.ok(e.hint.length > 0);
+      return true;
+    },
+  );
+}
+
+describe("parseCadence", () => {
+  const cases: [string, number, number, string, string][] = [
+    ["Summarize AI news daily for 30 days", DAY, 30, "daily", "Summarize AI news"],
+    ["Every day for a week, check the uptime of example.com", DAY, 7, "every day", "check the uptime of example.com"],
+    ["weekly for 8 weeks: write a market report", WEEK, 8, "weekly", "write a market report"],
+    ["Scrape prices every 6 hours for 3 days", 6 * HOUR, 12, "every 6 hours", "Scrape prices"],
+    ["Post a digest twice a week for a month", WEEK / 2, 8, "twice a week", "Post a digest"],
+    ["hourly for 12 hours ping the endpoint", HOUR, 12, "hourly", "ping the endpoint"],
+    ["Translate the changelog every other day for 10 days", 2 * DAY, 5, "every 2 days", "Translate the changelog"],
+    ["Back up the db 3 times a day for two days", DAY / 3, 6, "3 times a day", "Back up the db"],
+    ["Review PRs daily for 10 runs", DAY, 10, "daily", "Review PRs"],
+    ["Audit logs every 12 hours for the next 2 days", 12 * HOUR, 4, "every 12 hours", "Audit logs"],
+    ["Monthly for 3 months: rebalance the portfolio", MONTH, 3, "monthly", "rebalance the portfolio"],
+    ["Check feeds each hour for one day", HOUR, 24, "every hour", "Check feeds"],
+    ["Write a haiku once a day for 5 days", DAY, 5, "once a day", "Write a haiku"],
+    ["Fortnightly for 6 weeks, send the newsletter", 2 * WEEK, 3, "every 2 weeks", "send the newsletter"],
+  ];
+  for (const [text, every, runs, interval, task] of cases) {
+    it(`parses "${text}"`, () => {
+      const c = parseCadence(text, NOW);
+      assert.equal(c.everySeconds, every);
+      assert.equal(c.totalRuns, runs);
+      assert.equal(c.interval, interval);
+      assert.equal(c.task, task);
+      assert.equal(c.startsAt, NOW);
+      assert.equal(c.endsAt, NOW + BigInt(runs * every));
+    });
+  }
+
+  it("ignores case and extra whitespace", () => {
+    const c = parseCadence("  DAILY   FOR  30   DAYS   Summarize   news ", NOW);
+    assert.equal(c.totalRuns, 30);
+    assert.equal(c.task, "Summarize news");
+    assert.equal(c.cadence, "daily for 30 days");
+  });
+
+  it("starts a weekday cadence on the next such day at 00:00 UTC", () => {
+    const c = parseCadence("every monday for 4 weeks send the report", NOW);
+    assert.equal(c.everySeconds, WEEK);
+    assert.equal(c.totalRuns, 4);
+    assert.equal(c.interval, "every monday");
+    assert.equal(c.startsAt, BigInt(Date.UTC(2025, 0, 6) / 1000)); // Monday 6 January
+    assert.equal(new Date(Number(c.startsAt) * 1000).getUTCDay(), 1);
+    // Today (Wednesday) after midnight: the next Wednesday, not today.
+    assert.equal(parseCadence("on wednesdays for 2 weeks do x", NOW).startsAt, BigInt(Date.UTC(2025, 0, 8) / 1000));
+    // Exactly at midnight on that day: today.
+    const midnight = BigInt(Date.UTC(2025, 0, 1) / 1000);
+    assert.equal(parseCadence("every wednesday for 2 weeks do x", midnight).startsAt, midnight);
+  });
+
+  it("is deterministic", () => {
+    const a = parseCadence("Scrape prices every 6 hours for 3 days", NOW);
+    assert.deepEqual(parseCadence("Scrape prices every 6 hours for 3 days", NOW), a);
+  });
+
+  it("rejects text without a frequency or a duration", () => {
+    rejects("Summarize AI news", "INVALID_CADENCE", /no frequency/);
+    rejects("Summarize AI news daily", "INVALID_CADENCE", /no duration/);
+    rejects("Summarize AI news for 30 days", "INVALID_CADENCE", /no frequency/);
+    rejects("", "INVALID_CADENCE");
+    rejects("every fortnight for a year", "INVALID_CADENCE");
+  });
+
+  it("rejects ambiguous cadences", () => {
+    rejects("daily and weekly for 30 days do x", "INVALID_CADENCE", /more than one frequency/);
+    rejects("daily for 30 days for 2 weeks do x", "INVALID_CADENCE", /more than one duration/);
+  });
+
+  it("rejects a duration shorter than one interval", () => {
+    rejects("weekly for 3 days do x", "INVALID_CADENCE", /shorter than one interval/);
+  });
+
+  it("enforces the limits", () => {
+    rejects("every 30 minutes for a day do x", "SUBSCRIPTION_LIMIT_EXCEEDED", /shortest interval/);
+    rejects("hourly for 30 days do x", "SUBSCRIPTION_LIMIT_EXCEEDED", /at most 366/);
+    rejects("monthly for 13 months do x", "SUBSCRIPTION_LIMIT_EXCEEDED", /at most 366/);
+    rejects("daily for 400 runs do x", "SUBSCRIPTION_LIMIT_EXCEEDED");
+    rejects(`daily for 3 days ${"x".repeat(SUBSCRIPTION_LIMITS.maxTaskLength + 1)}`, "SUBSCRIPTION_LIMIT_EXCEEDED");
+    // At the limits: accepted.
+    assert.equal(parseCadence("daily for 366 days do x", NOW).totalRuns, 366);
+    assert.equal(parseCadence("hourly for 12 hours do x", NOW).totalRuns, 12);
+  });
+
+  it("requires a task", () => {
+    rejects("daily for 30 days", "TASK_REQUIRED");
+    rejects("  Daily for 30 days.  ", "TASK_REQUIRED");
+  });
+});
+
+describe("costs and schedule", () => {
+  it("adds the 5% fee per run, in base units", () => {
+    assert.deepEqual(costsOf(1_000_000n, 30), {
+      rewardPerRun: "1000000",
+      platformFeePerRun: "50000",
+      totalPerRun: "1050000",
+      totalRuns: 30,
+      total: "31500000",
+    });
+    // The fee rounds down like the escrow's reward * 500 / 10000.
+    assert.equal(costsOf(10_019n, 3).platformFeePerRun, "500");
+    assert.equal(costsOf(10_019n, 3).total, String((10_019 + 500) * 3));
+  });
+
+  it("computes run times from the start", () => {
+    assert.equal(runTime(100n, 3600, 0), 100n);
+    assert.equal(runTime(100n, 3600, 5), 100n + 5n * 3600n);
+  });
+});
