@@ -14,7 +14,7 @@ import { startJobs } from "./jobs/index.ts";
 import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
-import { closeSearchCache } from "./routes/intelligence/search.ts";
+import { closeSearch } from "./routes/intelligence/search.ts";
 
 export interface RunningApi {
   url: string;
@@ -57,7 +57,7 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs?.stop();
-      await closeSearchCache(deps);
+      await closeSearch(deps);
       await pool.end();
     },
   };

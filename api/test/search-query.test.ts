@@ -51,7 +51,7 @@ describe("search filters", () => {
     assert.match(walk.text, new RegExp(`order by score desc, agent_id limit ${SCORE_WALK_ROWS}\\)`));
     assert.match(walk.text, /api\.search_walk_share\(/);
     // filters, the cap (limit + 1), the limit, then the gate's inputs: query, tags (lower-cased, null when
-    // absent), verifiedOnly, minUptime, the share needed
+    // absent), verifiedOnly, minUptime, the share needed, and minScore for the total's estimate
     assert.deepEqual(walk.values, [
       ["coding"],
       "rust",
@@ -65,6 +65,7 @@ describe("search filters", () => {
       true,
       null,
       21 / SCORE_WALK_ROWS,
+      null,
     ]);
     // Named statements: the same shape shares one name, another shape gets another.
     assert.equal(searchStatement("walk", "chain", { ...f, query: "go" }, false).name, walk.name);
@@ -72,7 +73,9 @@ describe("search filters", () => {
     // No text, tag or verified filter: no gate.
     const plain = searchStatement("walk", "chain", { minScore: 10, limit: 20 }, false);
     assert.doesNotMatch(plain.text, /search_walk_share/);
-    assert.deepEqual(plain.values, [10, 21, 20]);
+    // The estimate's inputs are passed all the same.
+    assert.match(plain.text, /api\.search_estimate\(/);
+    assert.deepEqual(plain.values, [10, 21, 20, null, null, null, null, null, false, null, 21 / SCORE_WALK_ROWS, 10]);
     // The match pass orders by score + 0 (off the score index) and counts every match.
     const match = searchStatement("match", "chain", f, false);
     assert.match(match.text, /count\(\*\) over \(\)/);

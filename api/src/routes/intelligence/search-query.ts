@@ -93,8 +93,8 @@ function statement(text: string, values: unknown[]): pg.QueryConfig {
  * The page as JSON text built by Postgres: the first `limit` rows (of `limit + 1` fetched) with their completions,
  * in the response's shape, so the API passes it through without parsing rows or re-serializing them.
  */
-const pageJson = (schema: string, inner: string, limitParam: string) =>
-  `select count(*)::int found, max(m.matched)::int matched,
+const pageJson = (schema: string, inner: string, limitParam: string, estimate = "null::bigint") =>
+  `select count(*)::int found, max(m.matched)::int matched, ${estimate} estimate,
           coalesce(json_agg(json_build_object(
             'id', m.agent_id, 'walletAddress', m.wallet_address, 'name', m.name,
             'capabilities', m.display_capabilities, 'programmingLangs', m.display_programming_langs,
@@ -127,15 +127,16 @@ export function searchStatement(
   // Filters that keep too small a share of the agents cannot leave `cap` matches among the walked rows: the walk
   // is then skipped outright (a one-time filter on the statistics of 033_agent_search_speed.sql).
   const gated = pass === "walk" && (hasIndexedCondition(f) || f.verifiedOnly || f.minUptime !== undefined);
-  if (gated) {
-    const list = (v: string[] | undefined) => (tags(v).length ? tags(v) : null);
+  const list = (v: string[] | undefined) => (tags(v).length ? tags(v) : null);
+  const shareArgs = `$${n + 3}, $${n + 4}::text[], $${n + 5}::text[], $${n + 6}::text[], $${n + 7}::text[],
+    $${n + 8}, $${n + 9}::float8`;
+  if (pass === "walk") {
     params.push(f.query?.trim() || null, list(f.capabilities), list(f.programmingLangs), list(f.domains));
-    params.push(list(f.tools), !!f.verifiedOnly, f.minUptime ?? null, cap / SCORE_WALK_ROWS);
+    params.push(list(f.tools), !!f.verifiedOnly, f.minUptime ?? null, cap / SCORE_WALK_ROWS, f.minScore ?? null);
   }
-  const gate = gated
-    ? `where api.search_walk_share($${n + 3}, $${n + 4}::text[], $${n + 5}::text[], $${n + 6}::text[],
-         $${n + 7}::text[], $${n + 8}, $${n + 9}::float8) >= $${n + 10}::real`
-    : "";
+  const gate = gated ? `where api.search_walk_share(${shareArgs}) >= $${n + 10}::real` : "";
+  // When the walk answers, the total is estimated in the same statement (035_search_estimate.sql).
+  const estimate = pass === "walk" ? `api.search_estimate(${shareArgs}, $${n + 11}::float8)` : undefined;
   const inner =
     pass === "walk"
       ? `select ${display("d")}, null::int matched
@@ -150,7 +151,7 @@ export function searchStatement(
         : // `score + 0` keeps the planner off the score index: a GIN index finds the (few) matches.
           `select ${DISPLAY}, count(*) over ()::int matched from api.agent_search s ${sql}
             order by s.score + 0 desc, s.agent_id limit $${n + 1}`;
-  return statement(pageJson(indexerSchema, inner, `$${n + 2}`), [
+  return statement(pageJson(indexerSchema, inner, `$${n + 2}`, estimate), [
     ...params.slice(0, n),
     cap,
     f.limit,
@@ -173,6 +174,8 @@ export interface SearchPage {
   resultsJson: string;
   matched: number;
   exact: boolean;
+  /** When not exact: the statistics' estimate of all matches, if the statistics exist. */
+  estimate: number | null;
 }
 
 export async function searchPage(
@@ -183,21 +186,25 @@ export async function searchPage(
 ): Promise<SearchPage> {
   const cap = f.limit + 1;
   const run = async (pass: SearchPass) => {
-    const { rows } = await pool.query<{ found: number; matched: number | null; results: string }>(
-      searchStatement(pass, indexerSchema, f, fuzzy),
-    );
-    return rows[0] ?? { found: 0, matched: null, results: "[]" };
+    const { rows } = await pool.query<{
+      found: number;
+      matched: number | null;
+      estimate: string | null;
+      results: string;
+    }>(searchStatement(pass, indexerSchema, f, fuzzy));
+    const row = rows[0] ?? { found: 0, matched: null, estimate: null, results: "[]" };
+    return { ...row, estimate: row.estimate === null ? null : Number(row.estimate) };
   };
   if (!fuzzy) {
     const walk = await run("walk");
-    if (walk.found >= cap) return { resultsJson: walk.results, matched: cap, exact: false };
+    if (walk.found >= cap) return { resultsJson: walk.results, matched: cap, exact: false, estimate: walk.estimate };
   }
   if (!hasIndexedCondition(f)) {
     const rest = await run("rest");
-    return { resultsJson: rest.results, matched: rest.found, exact: rest.found < cap };
+    return { resultsJson: rest.results, matched: rest.found, exact: rest.found < cap, estimate: null };
   }
   const match = await run("match");
-  return { resultsJson: match.results, matched: match.matched ?? 0, exact: true };
+  return { resultsJson: match.results, matched: match.matched ?? 0, exact: true, estimate: null };
 }
 /** Postgres's estimate of how many agents match (EXPLAIN, no execution). */
 export async function estimateMatches(pool: pg.Pool, f: SearchFilters, fuzzy: boolean): Promise<number> {
