@@ -60,7 +60,7 @@ const searchResult = z
 export const searchResponse = z
   .object({
     results: z.array(searchResult),
-    total: z.number().openapi({ description: "Matching agents: exact when totalExact, else Postgres's estimate" }),
+    total: z.number().openapi({ description: "Matching agents: exact when totalExact, else an estimate from the index statistics" }),
     totalExact: z.boolean(),
   })
   .openapi("SearchResponse");
@@ -74,8 +74,8 @@ const searchRoute = createRoute({
   summary: "Paid agent search ($0.001: x-payment, or x402 USDC)",
   description:
     "Filters all apply together; results are ordered by reputation score, descending (then id). `total` is exact " +
-    "(`totalExact: true`) when the filters are selective enough for every match to be counted, otherwise Postgres's " +
-    "planner estimate, at least limit + 1 (`totalExact: false`). Answers may come from a per-process cache that is " +
+    "(`totalExact: true`) when the filters are selective enough for every match to be counted, otherwise an " +
+    "estimate from the index statistics, at least limit + 1 (`totalExact: false`). Answers may come from a per-process cache that is " +
     "emptied whenever any agent's searchable data changes.",
   middleware: [requirePayment(SEARCH_PATH)] as const,
   request: { headers: docs.headers, body: jsonBody(searchBody) },
