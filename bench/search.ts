@@ -382,8 +382,9 @@ async function explain(s: Scenario): Promise<string> {
     const q = searchStatement(pass, "chain", f, false);
     const { rows } = await pool.query(`explain (analyze, costs off, timing on) ${q.text}`, q.values);
     out.push(`-- ${pass} pass\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
-    const { rows: found } = await pool.query(q.text, q.values);
-    if (pass === "walk" && found.length > f.limit) break;
+    // The page query answers one row; `found` counts the page rows it saw (limit + 1 means the walk answered).
+    const { rows: page } = await pool.query(q.text, q.values);
+    if (pass === "walk" && page[0].found > f.limit) break;
   }
   return out.join("\n\n");
 }
