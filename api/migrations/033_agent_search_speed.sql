@@ -28,11 +28,14 @@ alter table api.agent_search set (autovacuum_vacuum_scale_factor = 0.02, autovac
 
 -- Whether the first pass (the score walk) can pay off: filters that keep a share p of the agents leave about
 -- p x SCORE_WALK_ROWS matches in the walk. The shares of the commonest lexemes and tags come from ANALYZE
--- (pg_stats, with a larger sample for the tsvector) into a small table refreshed by the search-stats job; reading
--- pg_stats per request costs milliseconds, this table microseconds. Like the planner, the estimate multiplies
--- independent shares; unlike the planner's, a wrong guess only costs the walk (bounded), never a 100x plan.
+-- (pg_stats, with a larger sample for the tsvector), the verified share likewise, and the shares of agents at or
+-- above each whole uptime and score percentage from a 10% sample, into a small table refreshed by the search-stats
+-- job; reading pg_stats per request costs milliseconds, this table microseconds. Like the planner, the estimate
+-- multiplies independent shares; unlike the planner's, a wrong guess only costs the walk (bounded), never a 100x
+-- plan.
 alter table api.agent_search alter column search set statistics 1000;
--- key: 'w:<lexeme>', 'cap:<tag>', 'lang:<tag>', 'dom:<tag>', 'tool:<tag>', 'verified'.
+-- key: 'w:<lexeme>', 'cap:<tag>', 'lang:<tag>', 'dom:<tag>', 'tool:<tag>', 'verified', 'uptime:<0-100>',
+-- 'score:<0-100>'.
 create table api.search_share (key text primary key, share real not null);
 
 create function api.refresh_search_shares() returns integer language plpgsql as $$
@@ -53,14 +56,21 @@ begin
   select 'verified', coalesce((select v.share from unnest(s.most_common_vals::text::boolean[], s.most_common_freqs)
                                  v(val, share) where v.val), 0)
     from pg_stats s where s.schemaname = 'api' and s.tablename = 'agent_search' and s.attname = 'verified';
+  insert into api.search_share (key, share)
+  select k.prefix || b, coalesce(avg(case when k.prefix = 'uptime:' then (u.uptime_percentage >= b)::int
+                                          else (u.score >= b)::int end), 1)
+    from generate_series(0, 100) b
+    cross join (values ('uptime:'), ('score:')) k(prefix)
+    left join (select uptime_percentage, score from api.agent_search tablesample bernoulli (10)) u on true
+   group by k.prefix, b;
   select count(*) into n from api.search_share;
   return n;
 end $$;
 
--- The estimated share of agents passing the text, tag and verified filters (a lexeme or tag missing from the
--- table is rarer than the rarest listed: ~0); 1 before the first refresh, so the walk is tried.
+-- The estimated share of agents passing the text, tag, verified and uptime filters (a lexeme or tag missing from
+-- the table is rarer than the rarest listed: ~0); 1 before the first refresh, so the walk is tried.
 create function api.search_walk_share(q text, caps text[], langs text[], doms text[], tools text[],
-    verified_only boolean) returns real language sql stable parallel safe as $$
+    verified_only boolean, min_uptime double precision) returns real language sql stable parallel safe as $$
   with s(key, share) as (select key, share from api.search_share)
   select case when not exists (select 1 from s) then 1 else (
     coalesce((select exp(sum(ln(greatest(coalesce(s.share, 0), 1e-9))))
@@ -75,5 +85,21 @@ create function api.search_walk_share(q text, caps text[], langs text[], doms te
     * coalesce((select least(1, sum(coalesce(s.share, 0))) from unnest(doms) t left join s on s.key = 'dom:' || t
                  having count(*) > 0), 1)
     * case when verified_only then coalesce((select s.share from s where s.key = 'verified'), 1) else 1 end
+    * case when min_uptime is null then 1
+           else coalesce((select s.share from s where s.key = 'uptime:' || least(100, floor(min_uptime))::int), 1) end
   ) end::real
+$$;
+
+-- Search totals without EXPLAIN: when the walk answers (more matches than the page), the total is these shares
+-- and the share at or above minScore times the table's row count (pg_class.reltuples, kept by ANALYZE); null
+-- before the first refresh (the API then asks the planner).
+create function api.search_estimate(q text, caps text[], langs text[], doms text[], tools text[],
+    verified_only boolean, min_uptime double precision, min_score double precision) returns bigint
+    language sql stable parallel safe as $$
+  select case when not exists (select 1 from api.search_share) then null else round(
+      api.search_walk_share(q, caps, langs, doms, tools, verified_only, min_uptime)
+      * case when min_score is null then 1
+             else coalesce((select s.share from api.search_share s
+                             where s.key = 'score:' || least(100, floor(min_score))::int), 1) end
+      * greatest((select c.reltuples from pg_class c where c.oid = 'api.agent_search'::regclass), 0))::bigint end
 $$;

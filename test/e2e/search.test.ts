@@ -5,7 +5,7 @@ import { signPayment } from "@agenthub/api/client/x402";
 import { searchResponse } from "@agenthub/api/routes/intelligence/search";
 import type { Address } from "viem";
 import { registerAgent } from "../support/agents.ts";
-import { api, db, newWallet } from "../support/stack.ts";
+import { api, db, newWallet, waitUntil } from "../support/stack.ts";
 
 after(() => db.end());
 
@@ -53,15 +53,26 @@ const tag = `zq${Math.random().toString(36).slice(2, 8)}`;
 type Agent = { agentId: number; walletAddress: Address };
 const agents = {} as Record<"alpha" | "beta" | "gamma", Agent>;
 
-async function setReputation(agentId: number, score: number, uptime: number) {
-  await db.query(
-    `insert into api.reputation (agent_id, score, uptime_percentage, avg_response_time_ms, attestation_count,
-       attestation_score, verification_badges)
-     values ($1, $2, $3, 120, 2, 4.5, '{}')
-     on conflict (agent_id) do update set score = $2, uptime_percentage = $3, avg_response_time_ms = 120,
-       attestation_count = 2, attestation_score = 4.5, verification_badges = '{}'`,
+/**
+ * Pins an agent's score and uptime. The reputation engine runs beside the tests (bulk job every 5 s) and writes a
+ * row only when its inputs' fingerprint changes: wait for its first computation of the agent, then overwrite the
+ * figures and keep the fingerprint, so later passes (same inputs: no webhook, no runs) leave them alone.
+ */
+async function setReputation(agentId: number, score: number, uptime: number, computedWhen = "true") {
+  await waitUntil(`reputation engine computed agent ${agentId}`, async () => {
+    const { rows } = await db.query(
+      `select 1 from api.reputation where agent_id = $1 and fingerprint is not null and ${computedWhen}`,
+      [agentId],
+    );
+    return rows.length > 0;
+  });
+  const { rowCount } = await db.query(
+    `update api.reputation set score = $2, uptime_percentage = $3, avg_response_time_ms = 120, attestation_count = 2,
+       attestation_score = 4.5, verification_badges = '{}'
+     where agent_id = $1`,
     [agentId, score, uptime],
   );
+  assert.equal(rowCount, 1);
 }
 
 before(async () => {
@@ -94,14 +105,15 @@ before(async () => {
   };
   for (const [key, profile] of Object.entries(profiles))
     agents[key as keyof typeof profiles] = await registerAgent(profile);
-  await setReputation(agents.alpha.agentId, 70, 99);
-  await setReputation(agents.beta.agentId, 90, 80);
-  await setReputation(agents.gamma.agentId, 40, 95);
+  // The badge first: it is an input of gamma's reputation, so the engine must have seen it before scores are pinned.
   await db.query(
     `insert into api.verification (agent_id, type, status, domain, badge, created_at, verified_at, expires_at)
      values ($1, 'domain', 'VERIFIED', $2, 'domain-verified', now(), now(), now() + interval '1 year')`,
     [agents.gamma.agentId, `${tag}.example`],
   );
+  await setReputation(agents.alpha.agentId, 70, 99);
+  await setReputation(agents.beta.agentId, 90, 80);
+  await setReputation(agents.gamma.agentId, 40, 95, "'domain-verified' = any(verification_badges)");
 });
 
 const ids = (res: { body: { results: { id: number }[] } }) => res.body.results.map((r) => r.id);

@@ -135,7 +135,7 @@ export function searchStatement(
     params.push(list(f.tools), !!f.verifiedOnly, f.minUptime ?? null, cap / SCORE_WALK_ROWS, f.minScore ?? null);
   }
   const gate = gated ? `where api.search_walk_share(${shareArgs}) >= $${n + 10}::real` : "";
-  // When the walk answers, the total is estimated in the same statement (035_search_estimate.sql).
+  // When the walk answers, the total is estimated in the same statement (033_agent_search_speed.sql).
   const estimate = pass === "walk" ? `api.search_estimate(${shareArgs}, $${n + 11}::float8)` : undefined;
   const inner =
     pass === "walk"
