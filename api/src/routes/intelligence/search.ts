@@ -60,7 +60,9 @@ const searchResult = z
 export const searchResponse = z
   .object({
     results: z.array(searchResult),
-    total: z.number().openapi({ description: "Matching agents: exact when totalExact, else an estimate from the index statistics" }),
+    total: z
+      .number()
+      .openapi({ description: "Matching agents: exact when totalExact, else an estimate from the index statistics" }),
     totalExact: z.boolean(),
   })
   .openapi("SearchResponse");
