@@ -1,9 +1,10 @@
 // Shared state lives in Postgres, so limits and exactly-once rules hold across API processes.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { signPayment } from "@agenthub/api/client/x402";
 import { registerAgent } from "../support/agents.ts";
 import { startExtraApi } from "../support/processes.ts";
-import { db, freshIp, newWallet, stack } from "../support/stack.ts";
+import { db, freshIp, newWallet, stack, waitUntil } from "../support/stack.ts";
 
 let second: Awaited<ReturnType<typeof startExtraApi>>;
 before(async () => {
@@ -46,5 +47,34 @@ describe("two API processes, one database", () => {
     const statuses = responses.map((r) => r.status).sort();
     assert.equal(statuses.filter((s) => s === 200).length, 1);
     assert.equal(statuses.filter((s) => s === 400).length, 9);
+  });
+
+  it("empty each other's search caches: a change made anywhere shows in the next search of every process", async () => {
+    const word = `zm${Math.random().toString(36).slice(2, 8)}`;
+    const agent = await registerAgent({ name: `Cachecat-${word}`, description: `caches ${word}` });
+    const recipient = (await (await fetch(`${stack.apiUrl}/api/config`)).json()).platformRecipient;
+    const payer = newWallet();
+    const searchNames = async (base: string) => {
+      const res = await fetch(`${base}/api/intelligence/search`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-payment": await signPayment(payer.account, { recipient, endpoint: "/api/intelligence/search" }),
+        },
+        body: JSON.stringify({ query: word }),
+      });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { results: { name: string }[] }).results.map((r) => r.name);
+    };
+    // Both processes answer and cache the same search (a process's first search also opens its change feed;
+    // nothing is cached until the feed is up).
+    for (const base of [stack.apiUrl, second.url]) assert.deepEqual(await searchNames(base), [`Cachecat-${word}`]);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const base of [stack.apiUrl, second.url]) assert.deepEqual(await searchNames(base), [`Cachecat-${word}`]);
+    // A write by neither API process (the cache would otherwise serve the old name for 5 s).
+    await db.query("update api.agent_profile set name = $2 where agent_id = $1", [agent.agentId, `Renamed-${word}`]);
+    for (const base of [stack.apiUrl, second.url]) {
+      await waitUntil(`${base} sees the rename`, async () => (await searchNames(base))[0] === `Renamed-${word}`, 2_000);
+    }
   });
 });
