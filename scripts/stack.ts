@@ -1,6 +1,7 @@
 // `npm start`: the whole AgentHub stack on this machine. Ctrl-C stops everything.
 import { join } from "node:path";
 import { repoRoot } from "./lib/chain.ts";
+import { beginShutdown } from "./lib/process.ts";
 import { startStack } from "./lib/stack.ts";
 
 const stack = await startStack({
@@ -27,6 +28,7 @@ let stopping = false;
 const shutdown = async () => {
   if (stopping) return;
   stopping = true;
+  beginShutdown();
   console.log("\nstopping…");
   await stack.stop();
   process.exit(0);

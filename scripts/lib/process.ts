@@ -7,6 +7,16 @@ export interface Managed {
   stop(): Promise<void>;
 }
 
+let shuttingDown = false;
+/**
+ * From now on no service output is forwarded. A terminal Ctrl-C also reaches the embedded Postgres (the library
+ * spawns it in the orchestrator's process group), which shuts down at once; the services' complaints about their
+ * closed connections while they are stopped in order are expected, not news.
+ */
+export function beginShutdown(): void {
+  shuttingDown = true;
+}
+
 /** Spawns `cmd`, prefixes its output with `name`, and stops it with SIGTERM (then SIGKILL) on request. */
 export function startProcess(
   name: string,
@@ -31,7 +41,7 @@ export function startProcess(
       buffer = lines.pop() ?? "";
       for (const line of lines) {
         opts.onLine?.(line);
-        if (!opts.quiet && !stopping && line.trim()) process.stdout.write(`[${name}] ${line}\n`);
+        if (!opts.quiet && !stopping && !shuttingDown && line.trim()) process.stdout.write(`[${name}] ${line}\n`);
       }
     });
   };
