@@ -15,7 +15,7 @@ export async function relayMapped<const abi extends Abi, name extends ContractFu
   abi: abi,
   functionName: name,
   args: ContractFunctionArgs<abi, "nonpayable", name>,
-  idempotencyKey: string,
+  idempotencyKey: string | undefined,
   codes: RevertCodes,
 ): Promise<RelayResult> {
   try {

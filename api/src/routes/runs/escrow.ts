@@ -2,13 +2,13 @@
 // wait until the indexer shows the transaction's events (the API answers with the indexed result).
 import { randomUUID } from "node:crypto";
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
-import { RelayerCallError } from "@agenthub/relayer/client";
 import type { RelayResult } from "@agenthub/relayer/relayer";
 import type { ContractFunctionArgs, ContractFunctionName } from "viem";
 import { isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { ChainClock } from "../../lib/chain-time.ts";
+import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 
 /** A lease is longer than any request may hold it (receipt + indexer wait); waiting for one is bounded. */
@@ -49,7 +49,7 @@ export const chainNow = (deps: Deps) => new ChainClock(deps.chain, 0).now();
 type EscrowWrite = ContractFunctionName<typeof RunEscrowAbi, "nonpayable">;
 
 /** Contract custom errors (and token errors under createRunWithPermit) -> the API's stable codes. */
-const REVERT_CODES: Record<string, { status: 400 | 403 | 409; code: string }> = {
+const REVERT_CODES: RevertCodes = {
   RunEscrowInvalidState: { status: 409, code: "INVALID_RUN_STATE" },
   RunEscrowDeadlinePassed: { status: 400, code: "DEADLINE_PASSED" },
   RunEscrowInsufficientStake: { status: 403, code: "INSUFFICIENT_STAKE" },
@@ -68,18 +68,12 @@ export async function relayEscrow<name extends EscrowWrite>(
   deps: Deps,
   functionName: name,
   args: ContractFunctionArgs<typeof RunEscrowAbi, "nonpayable", name>,
-  opts: { idempotencyKey?: string; overrides?: Record<string, { status: 400 | 403 | 409; code: string }> } = {},
+  opts: { idempotencyKey?: string; overrides?: RevertCodes } = {},
 ): Promise<RelayResult> {
-  try {
-    return await deps.relayer.call("RunEscrow", RunEscrowAbi, functionName, args, opts.idempotencyKey);
-  } catch (error) {
-    if (error instanceof RelayerCallError && error.code === "TX_REVERTED" && error.errorName) {
-      const mapped = opts.overrides?.[error.errorName] ?? REVERT_CODES[error.errorName];
-      if (mapped)
-        throw new ApiError(mapped.status, mapped.code, `the escrow refused ${functionName}: ${error.message}`);
-    }
-    throw error;
-  }
+  return relayMapped(deps, "RunEscrow", RunEscrowAbi, functionName, args, opts.idempotencyKey, {
+    ...REVERT_CODES,
+    ...opts.overrides,
+  });
 }
 
 /**
