@@ -30,3 +30,30 @@ export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
 });
 export const errorResponses = (...codes: (400 | 401 | 402 | 403 | 404 | 409 | 429 | 503 | 504)[]) =>
   Object.fromEntries(codes.map((code) => [code, json(errorSchema, "Error")]));
+
+/** `limit` (1-100) and `offset` query parameters of the offset-paginated lists. */
+export const offsetPageQuery = (defaultLimit: number) => ({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(defaultLimit)
+    .openapi({ param: { name: "limit", in: "query" } }),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(0)
+    .openapi({ param: { name: "offset", in: "query" } }),
+});
+
+/** A positive safe-integer id taken from the path parameter `name`. */
+export const pathId = (name: string, description?: string) =>
+  z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .openapi({ param: { name, in: "path" }, example: 1, ...(description ? { description } : {}) });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { address, hexSignature, txHash } from "../../lib/schemas.ts";
+import { address, hexSignature, offsetPageQuery, txHash } from "../../lib/schemas.ts";
 import { PROPOSAL_STATES } from "./repository.ts";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -17,20 +17,7 @@ export const proposalStatus = z.enum(PROPOSAL_STATES).openapi("ProposalStatus");
 
 export const listQuery = z.object({
   status: proposalStatus.optional().openapi({ param: { name: "status", in: "query" } }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(20)
-    .openapi({ param: { name: "limit", in: "query" } }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1_000_000)
-    .default(0)
-    .openapi({ param: { name: "offset", in: "query" } }),
+  ...offsetPageQuery(20),
 });
 
 export const proposal = z

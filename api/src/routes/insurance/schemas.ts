@@ -1,19 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { address, baseUnits, hexSignature, txHash } from "../../lib/schemas.ts";
-
-const positiveId = (name: string, description: string) =>
-  z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name, in: "path" }, example: 1, description });
+import { address, baseUnits, hexSignature, offsetPageQuery, pathId, txHash } from "../../lib/schemas.ts";
 
 export const agentTokenIdParam = z.object({
-  agentTokenId: positiveId("agentTokenId", "agent id (= AgentIdentity token id)"),
+  agentTokenId: pathId("agentTokenId", "agent id (= AgentIdentity token id)"),
 });
-export const agentIdParam = z.object({ agentId: positiveId("agentId", "agent id (= AgentIdentity token id)") });
-export const bountyIdParam = z.object({ bountyId: positiveId("bountyId", "run id (bountyId) of the runs API") });
+export const agentIdParam = z.object({ agentId: pathId("agentId", "agent id (= AgentIdentity token id)") });
+export const bountyIdParam = z.object({ bountyId: pathId("bountyId", "run id (bountyId) of the runs API") });
 
 const agentTokenId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER).openapi({ example: 1 });
 
@@ -126,20 +118,7 @@ export const stakeEntry = z
   .openapi("InsuranceStakeEntry");
 
 export const pageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(50)
-    .openapi({ param: { name: "limit", in: "query" } }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1_000_000)
-    .default(0)
-    .openapi({ param: { name: "offset", in: "query" } }),
+  ...offsetPageQuery(50),
 });
 
 export const agentStakes = z

@@ -1,22 +1,14 @@
 // Request and response schemas of the Reports API (supplement §Reports).
 import { z } from "@hono/zod-openapi";
 import { REPORT_CATEGORIES, REPORT_STATUSES, RISK_STATUSES } from "../../domain/report-risk.ts";
-import { hexSignature } from "../../lib/schemas.ts";
+import { hexSignature, pathId } from "../../lib/schemas.ts";
 
 /** Evidence is trimmed, then must be 10..4000 characters (INVALID_EVIDENCE otherwise). */
 export const EVIDENCE_MIN = 10;
 export const EVIDENCE_MAX = 4000;
 
-const id = (name: string) =>
-  z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name, in: "path" }, example: 1 });
-
-export const agentIdParam = z.object({ agentId: id("agentId") });
-export const reportIdParam = z.object({ reportId: id("reportId") });
+export const agentIdParam = z.object({ agentId: pathId("agentId") });
+export const reportIdParam = z.object({ reportId: pathId("reportId") });
 
 export const createReportBody = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { address, baseUnits, hexSignature, txHash } from "../../lib/schemas.ts";
+import { address, baseUnits, hexSignature, pathId, txHash } from "../../lib/schemas.ts";
 import { SUBSCRIPTION_STATUSES } from "./repository.ts";
 
 const signed = {
@@ -29,14 +29,7 @@ export const topupBody = z
 
 export const signedBody = z.object(signed).openapi("SubscriptionSignedAction");
 
-export const idParam = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
-});
+export const idParam = z.object({ id: pathId("id") });
 
 export const listQuery = z.object({
   posterAddress: address.optional(),
