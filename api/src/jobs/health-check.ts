@@ -24,29 +24,32 @@ export interface CheckOptions {
   allowPrivate: boolean;
 }
 
-export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   }) as unknown as LookupFunction;
 }
 
-function head(
+/**
+ * One HTTP request to `url`, connecting only to the already-checked `target` address (no second DNS answer).
+ * Resolves with the response's status and Location once the headers arrive; the body is discarded.
+ */
+export function pinnedRequest(
   url: URL,
   target: { address: string; family: 4 | 6 },
+  init: { method: "HEAD" | "POST"; headers: Record<string, string>; body?: string },
   signal: AbortSignal,
 ): Promise<{ status: number; location: string | undefined }> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === "https:" ? https : http;
+    const headers =
+      init.body === undefined
+        ? init.headers
+        : { ...init.headers, "content-length": String(Buffer.byteLength(init.body)) };
     const req = mod.request(
       url,
-      {
-        method: "HEAD",
-        agent: false,
-        lookup: pinnedLookup(target.address, target.family),
-        signal,
-        headers: { "user-agent": "AgentHub-Uptime/1.0", accept: "*/*" },
-      },
+      { method: init.method, agent: false, lookup: pinnedLookup(target.address, target.family), signal, headers },
       (res) => {
         res.resume();
         resolve({ status: res.statusCode ?? 0, location: res.headers.location });
@@ -54,9 +57,17 @@ function head(
       },
     );
     req.on("error", reject);
-    req.end();
+    req.end(init.body);
   });
 }
+
+const head = (url: URL, target: { address: string; family: 4 | 6 }, signal: AbortSignal) =>
+  pinnedRequest(
+    url,
+    target,
+    { method: "HEAD", headers: { "user-agent": "AgentHub-Uptime/1.0", accept: "*/*" } },
+    signal,
+  );
 
 function errorCode(err: unknown, signal: AbortSignal): string {
   if (err instanceof BlockedTargetError) return "BLOCKED_TARGET";

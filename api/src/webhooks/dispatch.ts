@@ -3,10 +3,8 @@
 // and records the outcome. A failed attempt is retried with exponential backoff up to MAX_ATTEMPTS, then the
 // delivery is marked failed. Every hop goes through the same SSRF guard as the uptime checker (private targets only
 // in local mode), redirects are not followed, and the receiver has WEBHOOK_TIMEOUT_MS to answer.
-import http from "node:http";
-import https from "node:https";
 import type { Deps } from "../context.ts";
-import { mapLimit, pinnedLookup } from "../jobs/health-check.ts";
+import { mapLimit, pinnedRequest } from "../jobs/health-check.ts";
 import { BlockedTargetError, resolveTarget } from "../jobs/ssrf.ts";
 import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "./events.ts";
 import {
@@ -51,35 +49,6 @@ export interface AttemptResult {
   error: string | null;
 }
 
-function post(
-  url: URL,
-  target: { address: string; family: 4 | 6 },
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const mod = url.protocol === "https:" ? https : http;
-    const req = mod.request(
-      url,
-      {
-        method: "POST",
-        agent: false,
-        lookup: pinnedLookup(target.address, target.family),
-        signal,
-        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-        res.on("error", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
 /** One signed POST; never throws. 2xx is success; redirects are failures (the URL must be the final one). */
 export async function attemptDelivery(
   url: string,
@@ -94,7 +63,7 @@ export async function attemptDelivery(
       return { statusCode: null, error: "UNSUPPORTED_SCHEME" };
     }
     const address = await resolveTarget(target.hostname, opts.allowPrivate);
-    const status = await post(target, address, headers, body, signal);
+    const { status } = await pinnedRequest(target, address, { method: "POST", headers, body }, signal);
     return { statusCode: status, error: delivered(status) ? null : `HTTP_${status}` };
   } catch (err) {
     if (err instanceof BlockedTargetError) return { statusCode: null, error: "BLOCKED_TARGET" };
