@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../context.ts";
+import { withTransaction } from "../../db/transaction.ts";
 import { ApiError } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
 import { clientIp } from "../../lib/client-ip.ts";
@@ -276,10 +277,8 @@ export const organizationRoutes = router()
       test: generateCredential("test"),
       secret: generateCredential("secret"),
     };
-    const client = await deps.pool.connect();
-    let row: OrgRow;
-    try {
-      await client.query("begin");
+    let row!: OrgRow;
+    await withTransaction(deps.pool, async (client) => {
       // Variant B has no subdomain: derive one from the name, with a suffix if taken.
       let sub = body.subdomain ?? slugify(body.name);
       if (!variantA) {
@@ -325,13 +324,7 @@ export const organizationRoutes = router()
           body.adminEmail.toLowerCase(),
         ]);
       }
-      await client.query("commit");
-    } catch (err) {
-      await client.query("rollback").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
     const view = toView(deps, row);
     if (variantA) {
       return c.json(
@@ -404,10 +397,8 @@ export const organizationRoutes = router()
     const { id } = c.req.valid("param");
     await authorized(c, id, true);
     const apiKey = generateCredential("live");
-    const client = await deps.pool.connect();
-    let until: Date;
-    try {
-      await client.query("begin");
+    let until!: Date;
+    await withTransaction(deps.pool, async (client) => {
       await client.query("select 1 from api.organization where id = $1 for update", [id]);
       const r = await client.query<{ until: Date }>("select now() + make_interval(days => $1) until", [
         ROTATION_GRACE_DAYS,
@@ -423,13 +414,7 @@ export const organizationRoutes = router()
         "insert into api.org_credential (key_hash, org_id, kind, prefix) values ($1, $2, 'live', $3)",
         [hashCredential(apiKey), id, displayPrefix(apiKey)],
       );
-      await client.query("commit");
-    } catch (err) {
-      await client.query("rollback").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
     return c.json({ apiKey, previousKeyValidUntil: until.toISOString() }, 200);
   })
   .openapi(statsRoute, async (c) => {
@@ -485,9 +470,7 @@ export const organizationRoutes = router()
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     await authorized(c, id, true);
-    const client = await deps.pool.connect();
-    try {
-      await client.query("begin");
+    return await withTransaction(deps.pool, async (client) => {
       const o = await client.query<{ plan: OrgRow["plan"] }>(
         "select plan from api.organization where id = $1 for update",
         [id],
@@ -503,14 +486,8 @@ export const organizationRoutes = router()
         [newId("mem"), id, body.email.toLowerCase(), body.role],
       );
       if (!inserted.rows[0]) throw new ApiError(409, "MEMBER_EXISTS", `${body.email} is already a member`);
-      await client.query("commit");
       return c.json(memberOut(inserted.rows[0]), 201);
-    } catch (err) {
-      await client.query("rollback").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   })
   .openapi(listMembersRoute, async (c) => {
     const deps = c.get("deps");
@@ -525,9 +502,7 @@ export const organizationRoutes = router()
     const deps = c.get("deps");
     const { id, memberId } = c.req.valid("param");
     await authorized(c, id, true);
-    const client = await deps.pool.connect();
-    try {
-      await client.query("begin");
+    return await withTransaction(deps.pool, async (client) => {
       await client.query("select 1 from api.organization where id = $1 for update", [id]);
       const m = await client.query("select * from api.org_member where id = $1 and org_id = $2", [memberId, id]);
       const member = m.rows[0];
@@ -540,14 +515,8 @@ export const organizationRoutes = router()
         if (admins.rows[0]!.n <= 1) throw new ApiError(409, "LAST_ADMIN", "an organization keeps at least one admin");
       }
       await client.query("delete from api.org_member where id = $1", [memberId]);
-      await client.query("commit");
       return c.json({ removed: true as const, member: memberOut(member) }, 200);
-    } catch (err) {
-      await client.query("rollback").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   })
   .openapi(domainRoute, async (c) => {
     const deps = c.get("deps");

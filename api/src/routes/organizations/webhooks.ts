@@ -5,6 +5,7 @@ import { isIP } from "node:net";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../context.ts";
+import { withTransaction } from "../../db/transaction.ts";
 import { ApiError } from "../../errors.ts";
 import { addressAllowed, classifyAddress } from "../../jobs/ssrf.ts";
 import { router } from "../../lib/openapi.ts";
@@ -119,9 +120,7 @@ export const webhookRoutes = router()
     }
     const secret = body.secret ?? generateWebhookSecret();
     const webhookId = `wh_${randomBytes(12).toString("hex")}`;
-    const client = await deps.pool.connect();
-    try {
-      await client.query("begin");
+    return await withTransaction(deps.pool, async (client) => {
       await client.query("select 1 from api.organization where id = $1 for update", [id]);
       const n = await client.query<{ n: number }>("select count(*)::int n from api.org_webhook where org_id = $1", [
         id,
@@ -135,14 +134,8 @@ export const webhookRoutes = router()
          returning id, url, events, created_at`,
         [webhookId, id, url.href, body.events, encryptSecret(deps, webhookId, secret)],
       );
-      await client.query("commit");
       return c.json({ ...view(rows[0]!), secret }, 201);
-    } catch (err) {
-      await client.query("rollback").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   })
   .openapi(listRoute, async (c) => {
     const { id } = c.req.valid("param");

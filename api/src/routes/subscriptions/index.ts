@@ -6,6 +6,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { PoolClient } from "pg";
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
+import { withTransaction } from "../../db/transaction.ts";
 import { CadenceError, costsOf, feeOf, parseCadence, SUBSCRIPTION_LIMITS } from "../../domain/cadence.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
@@ -173,19 +174,11 @@ async function withLockedSubscription<T>(
   id: number,
   fn: (client: PoolClient, row: SubscriptionRow) => Promise<T>,
 ): Promise<T> {
-  const client = await deps.pool.connect();
-  try {
-    await client.query("begin");
+  return await withTransaction(deps.pool, async (client) => {
     const r = await client.query<SubscriptionRow>("select * from api.subscription where id = $1 for update", [id]);
     const result = await fn(client, r.rows[0]!);
-    await client.query("commit");
     return result;
-  } catch (error) {
-    await client.query("rollback").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 const perRunOf = (row: SubscriptionRow) => BigInt(row.reward_per_run) + BigInt(row.fee_per_run);
@@ -223,10 +216,7 @@ export const subscriptionRoutes = router()
     // At least one run must be paid; costs.total pays them all. Fewer runs paid: EXHAUSTED until topped up.
     const credited = await verifyPayment(deps, hash, poster, BigInt(costs.totalPerRun));
     const reward = BigInt(body.rewardPerRun);
-    const client = await deps.pool.connect();
-    let id: number;
-    try {
-      await client.query("begin");
+    const id = await withTransaction(deps.pool, async (client) => {
       const r = await client.query<{ id: string }>(
         `insert into api.subscription (poster_address, instructions, task, cadence, interval_label, every_seconds,
            total_runs, reward_per_run, fee_per_run, balance_remaining, total_funded, status, starts_at, next_run_at)
@@ -245,7 +235,7 @@ export const subscriptionRoutes = router()
           cadence.startsAt.toString(),
         ],
       );
-      id = Number(r.rows[0]!.id);
+      const id = Number(r.rows[0]!.id);
       await client.query(
         "insert into api.subscription_payment (tx_hash, subscription_id, kind, payer, amount) values ($1, $2, 'create', $3, $4)",
         [hash, id, poster, credited.toString()],
@@ -254,14 +244,12 @@ export const subscriptionRoutes = router()
         "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after, tx_hash) values ($1, 'fund', $2, $2, $3)",
         [id, credited.toString(), hash],
       );
-      await client.query("commit");
-    } catch (error) {
-      await client.query("rollback").catch(() => {});
+      return id;
+    }).catch((error) => {
+      // The payment's txHash is unique: a second use (any process) loses the insert race.
       if ((error as { code?: string }).code === "23505") throw txAlreadyUsed(hash);
       throw error;
-    } finally {
-      client.release();
-    }
+    });
     const row = await findSubscription(deps, id);
     return c.json(
       {

@@ -7,6 +7,7 @@
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { type Address, getAddress, isAddressEqual, maxUint256, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
+import { withTransaction } from "../../db/transaction.ts";
 import { DAY } from "../../domain/cadence.ts";
 import { chainNow, waitForRunTx } from "../runs/escrow.ts";
 import { type SubscriptionRow, subscriptionAccount } from "./repository.ts";
@@ -66,9 +67,7 @@ export async function runDueSubscriptions(deps: Deps): Promise<{ reserved: numbe
 
 /** Reserves the next due slot of one ACTIVE subscription, or returns null when none is due. */
 async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped" | null> {
-  const client = await deps.pool.connect();
-  try {
-    await client.query("begin");
+  return await withTransaction(deps.pool, async (client) => {
     const r = await client.query<SubscriptionRow>(
       `select * from api.subscription where status = 'ACTIVE' and next_run_at <= $1
        order by next_run_at, id limit 1 for update skip locked`,
@@ -76,7 +75,6 @@ async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped
     );
     const sub = r.rows[0];
     if (!sub) {
-      await client.query("commit");
       return null;
     }
     const id = Number(sub.id);
@@ -85,7 +83,6 @@ async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped
     if (balance < perRun) {
       // Cannot happen after a debit (EXHAUSTED is set eagerly), but a row edited by hand must not loop.
       await client.query("update api.subscription set status = 'EXHAUSTED', updated_at = now() where id = $1", [id]);
-      await client.query("commit");
       return "skipped";
     }
     const slot = sub.runs_created;
@@ -156,14 +153,8 @@ async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped
         [id, forfeit.toString()],
       );
     }
-    await client.query("commit");
     return { subscriptionId: id, slot, runId };
-  } catch (error) {
-    await client.query("rollback").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Creates a reserved slot's run on chain (or finds the transaction an earlier attempt sent) and links it. */
@@ -202,9 +193,7 @@ async function sendSlot(deps: Deps, item: Reserved): Promise<void> {
     await waitForRunTx(deps, result).catch((err) =>
       deps.logger.warn({ err, runId: item.runId }, "subscription run not indexed yet"),
     );
-    const client = await deps.pool.connect();
-    try {
-      await client.query("begin");
+    await withTransaction(deps.pool, async (client) => {
       await client.query(
         "update api.run set onchain_run_id = $2, funding_tx = $3, funded_at = now() where id = $1 and onchain_run_id is null",
         [item.runId, onchainRunId.toString(), result.txHash.toLowerCase()],
@@ -225,13 +214,7 @@ async function sendSlot(deps: Deps, item: Reserved): Promise<void> {
           JSON.stringify({ subscriptionId: item.subscriptionId, slot: item.slot }),
         ],
       );
-      await client.query("commit");
-    } catch (error) {
-      await client.query("rollback").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   } else {
     await deps.pool.query(
       "update api.subscription_run set status = 'CREATED' where subscription_id = $1 and slot = $2",
