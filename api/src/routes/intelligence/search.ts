@@ -86,15 +86,10 @@ const searchRoute = createRoute({
 
 const ESTIMATE_TTL_MS = 60_000;
 const ESTIMATE_ENTRIES = 5_000;
-const estimates = new WeakMap<Deps, Map<string, { at: number; value: number }>>();
 
 /** Planner estimates change slowly: one EXPLAIN per distinct filter set per minute and process. */
 async function cachedEstimate(deps: Deps, f: SearchFilters, fuzzy: boolean): Promise<number> {
-  let cache = estimates.get(deps);
-  if (!cache) {
-    cache = new Map();
-    estimates.set(deps, cache);
-  }
+  const cache = searchState(deps).estimates;
   const { limit: _limit, ...rest } = f;
   const key = JSON.stringify([rest, fuzzy]);
   const hit = cache.get(key);
@@ -118,6 +113,8 @@ type SearchAnswer = string;
 interface SearchState {
   cache: SearchCache<SearchAnswer>;
   pool: pg.Pool;
+  /** Planner estimates per filter set (fallback when the index statistics are missing). */
+  estimates: Map<string, { at: number; value: number }>;
 }
 const states = new WeakMap<Deps, SearchState>();
 
@@ -132,6 +129,7 @@ function searchState(deps: Deps): SearchState {
     pool.on("error", (err) => deps.logger.warn({ err: err.message }, "idle search connection error"));
     state = {
       pool,
+      estimates: new Map(),
       cache: new SearchCache({
         databaseUrl: deps.env.DATABASE_URL,
         ttlMs: deps.env.SEARCH_CACHE_TTL_MS,
