@@ -21,12 +21,20 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** The pid of a running postmaster of the embedded cluster under `dir` (as startEmbeddedPostgres lays it out). */
+export function embeddedPostgresPid(dir: string): number | undefined {
+  const pidFile = join(dir, "data", "postmaster.pid");
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
+  return Number.isFinite(pid) && processAlive(pid) ? pid : undefined;
+}
+
 /** A SIGKILLed parent leaves postgres running and a postmaster.pid behind; stop that orphan first. */
 async function stopOrphan(dataDir: string, log: (msg: string) => void): Promise<void> {
   const pidFile = join(dataDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
-  const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
-  if (Number.isFinite(pid) && processAlive(pid)) {
+  const pid = embeddedPostgresPid(dirname(dataDir));
+  if (pid !== undefined) {
     log(`stopping orphaned postgres (pid ${pid}) left by an earlier run`);
     process.kill(pid, "SIGTERM");
     for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
