@@ -27,6 +27,7 @@ const jobEnv = {
   WEBHOOK_DISPATCH_INTERVAL_SECONDS: "1",
   SUBSCRIPTION_INTERVAL_SECONDS: "1",
   WEBHOOK_RETRY_BASE_SECONDS: "1",
+  KEY_CUSTODY_INTERVAL_SECONDS: "1",
   ALLOW_PRIVATE_UPTIME_TARGETS: "true",
   DNS_SERVER: dns.server,
 };
@@ -46,6 +47,7 @@ writeFileSync(
     rpcUrl: stack.rpcUrl,
     databaseUrl: stack.databaseUrl,
     relayerUrl: stack.relayerUrl,
+    indexerUrl: stack.indexerUrl,
     deploymentsFile: stack.deploymentsFile,
     secrets: stack.secrets,
     env: stack.env,

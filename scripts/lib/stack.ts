@@ -37,6 +37,7 @@ export interface Stack {
   rpcUrl: string;
   databaseUrl: string;
   relayerUrl: string;
+  indexerUrl: string;
   deployments: Deployments;
   deploymentsFile: string;
   secrets: Secrets;
@@ -228,6 +229,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       rpcUrl,
       databaseUrl,
       relayerUrl: env.RELAYER_URL!,
+      indexerUrl: `http://127.0.0.1:${indexerPort}`,
       deployments,
       deploymentsFile,
       secrets,

@@ -48,7 +48,7 @@ export const profileRoutes = router().openapi(route, async (c) => {
     image: changes.image ?? current.image ?? undefined,
   };
   const identity = deps.deployments.contracts.AgentIdentity.address;
-  const stored = await deps.ipfs.putJson(registrationFile(next, id, identity, deps.deployments.chainId));
+  const stored = await deps.ipfs.putJson(registrationFile(next, identity, deps.deployments.chainId, id));
   if (`ipfs://${stored.cid}` !== agent.metadataUri) {
     await deps.relayer.call(
       "AgentIdentity",
