@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ensureBuild } from "./lib/build.ts";
 import { repoRoot } from "./lib/chain.ts";
 import { busyPorts, describeHolders } from "./lib/ports.ts";
-import { clusterDir, embeddedPostgresPid } from "./lib/postgres.ts";
+import { embeddedPostgresPid } from "./lib/postgres.ts";
 import { beginShutdown } from "./lib/process.ts";
 
 const ports = {
@@ -18,7 +18,7 @@ const dataDir = process.env.DATA_DIR ?? join(repoRoot, ".data");
 
 // A stack left running by an earlier (crashed or still open) run is reported, never silently reused. The one
 // exception is our own embedded Postgres orphaned by a killed run: its start reports and stops it (postgres.ts).
-const ownOrphanPid = embeddedPostgresPid(clusterDir(join(dataDir, "pg")));
+const ownOrphanPid = embeddedPostgresPid(join(dataDir, "pg"));
 const busy = (await busyPorts(Object.values(ports).filter((p): p is number => p !== undefined))).filter(
   (holder) => !(holder.port === ports.postgres && holder.pid !== undefined && holder.pid === ownOrphanPid),
 );

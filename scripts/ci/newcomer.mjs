@@ -4,7 +4,7 @@
 // that every port is free within 15 s and no process of the stack is left; then a second `npm start` right after.
 // Plain Node (any version the machine has): it runs before anything is installed.
 import { execFileSync, spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { chmodSync, createWriteStream, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,6 +133,8 @@ async function startAndStop(clone, round) {
 }
 
 const work = mkdtempSync(join(tmpdir(), "agenthub-newcomer-"));
+// A clone lives in a folder others can enter (embedded Postgres runs as the postgres user when we are root).
+chmodSync(work, 0o755);
 const clone = join(work, "agenthub");
 let failed = false;
 try {

