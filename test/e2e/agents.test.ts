@@ -5,6 +5,8 @@ import { cidOf } from "@agenthub/api/lib/ipfs";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import { privateKeyToAccount } from "viem/accounts";
 import {
+  allowanceOf,
+  approveUsdc,
   claimAgent,
   depositDirect,
   faucet,
@@ -12,6 +14,7 @@ import {
   signedAction,
   signPermit,
   stakedAgent,
+  usdcOf,
 } from "../support/agents.ts";
 import { api, db, deployments, freshIp, newWallet, publicClient, stack } from "../support/stack.ts";
 
@@ -355,6 +358,47 @@ describe("agents: stake, slash and the trust ladder", () => {
     assert.equal(res.body.stakedAmount, "30000000");
     const eth = await publicClient.getBalance({ address: reg.walletAddress });
     assert.equal(eth, 0n, "the agent wallet never needed ETH");
+  });
+
+  it("a permit that is not the wallet's cannot pull the wallet's existing allowance into a stake", async () => {
+    const reg = await registerAgent();
+    const { agentKey } = await claimAgent(reg.agentId, reg.claimCode);
+    const vault = deployments.contracts.StakeVault.address;
+    // The victim approved the vault for a direct deposit it has not made yet.
+    await faucet(reg.walletAddress, 50_000_000n, 10n ** 16n);
+    await approveUsdc(agentKey, vault, 50_000_000n);
+    const attacker = newWallet();
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const forged = [
+      // the attacker's own signature over the victim's permit fields
+      await signPermit(attacker.key, vault, 50_000_000n, deadline),
+      // a well-formed signature that recovers to nobody in particular
+      `0x${"11".repeat(32)}${"22".repeat(32)}1b`,
+    ];
+    // the victim's real permit, but for another amount than the one asked
+    const otherAmount = await signPermit(agentKey, vault, 20_000_000n, deadline);
+    for (const signature of [...forged, otherAmount]) {
+      const res = await api("POST", `/api/agents/${reg.agentId}/stake/permit`, {
+        body: { walletAddress: reg.walletAddress, amount: "50000000", deadline: Number(deadline), signature },
+      });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.error.code, "INVALID_PERMIT");
+    }
+    // An expired permit of the victim's is refused too.
+    const past = BigInt(Math.floor(Date.now() / 1000) - 10);
+    const expired = await api("POST", `/api/agents/${reg.agentId}/stake/permit`, {
+      body: {
+        walletAddress: reg.walletAddress,
+        amount: "50000000",
+        deadline: Number(past),
+        signature: await signPermit(agentKey, vault, 50_000_000n, past),
+      },
+    });
+    assert.equal(expired.body.error?.code, "INVALID_PERMIT");
+    assert.equal(await usdcOf(reg.walletAddress), 50_000_000n);
+    assert.equal(await allowanceOf(reg.walletAddress, vault), 50_000_000n);
+    const status = await api("GET", `/api/agents/${reg.agentId}/stake`);
+    assert.equal(status.body.stakedAmount, "0");
   });
 
   it("admin slash freezes, re-staking lifts it, three full slashes ban", async () => {
