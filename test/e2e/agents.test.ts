@@ -454,6 +454,44 @@ describe("agents: stake, slash and the trust ladder", () => {
     assert.equal(banned.body.error.code, "AGENT_BANNED");
   });
 
+  it("admin slash with an Idempotency-Key slashes once however often it is retried", async () => {
+    const agent = await stakedAgent(40_000_000n);
+    const vault = deployments.contracts.StakeVault.address;
+    const before = await usdcOf(vault);
+    const key = `slash-${Math.random().toString(36).slice(2)}`;
+    const slash = (body: Record<string, unknown>, k = key) =>
+      api("POST", `/api/agents/${agent.agentId}/slash`, { headers: { ...admin, "idempotency-key": k }, body });
+    const body = { reason: "fraud", percentage: 25 };
+    // The first request and two retries, one of them concurrent with it.
+    const [first, concurrent] = await Promise.all([slash(body), slash(body)]);
+    const retry = await slash(body);
+    for (const res of [first, concurrent, retry]) {
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.txHash, first.body.txHash);
+      assert.equal(res.body.slashedAmount, "10000000");
+    }
+    assert.equal(retry.body.remainingStake, "30000000");
+    assert.equal(retry.body.slashHistory.length, 1);
+    assert.equal(await usdcOf(vault), before - 10_000_000n, "the vault paid out exactly one slash");
+    // The same key for another slash is refused; a new key slashes again.
+    const reused = await slash({ reason: "fraud", percentage: 50 });
+    assert.equal(reused.status, 409);
+    assert.equal(reused.body.error.code, "IDEMPOTENCY_KEY_REUSED");
+    const bad = await slash(body, "spaces are not allowed");
+    assert.equal(bad.body.error.code, "INVALID_IDEMPOTENCY_KEY");
+    const second = await slash(body, `${key}-2`);
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    assert.equal(second.body.slashHistory.length, 2);
+    // A full slash retried after it emptied the stake still answers the first slash.
+    const fullKey = `${key}-full`;
+    const full = await slash({ reason: "all", percentage: 100 }, fullKey);
+    assert.equal(full.status, 200, JSON.stringify(full.body));
+    const fullRetry = await slash({ reason: "all", percentage: 100 }, fullKey);
+    assert.equal(fullRetry.status, 200, JSON.stringify(fullRetry.body));
+    assert.equal(fullRetry.body.txHash, full.body.txHash);
+    assert.equal(fullRetry.body.slashHistory.length, 3);
+  });
+
   it("reports are counted; bad reasons are 400", async () => {
     const reg = await registerAgent();
     const r1 = await api("POST", `/api/agents/${reg.agentId}/report`, {
