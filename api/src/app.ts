@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { RelayerCallError } from "@agenthub/relayer/client";
-import { swaggerUI } from "@hono/swagger-ui";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -15,6 +14,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { claimPageRoutes } from "./routes/claim-page.ts";
 import { configRoutes } from "./routes/config.ts";
 import { devRoutes } from "./routes/dev.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { governanceRoutes } from "./routes/governance/index.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { insuranceRoutes } from "./routes/insurance/index.ts";
@@ -94,7 +94,7 @@ export function createApp(deps: Deps) {
     openapi: "3.1.0",
     info: { title: "AgentHub API", version: "1.0.0", description: "Identity, reputation and paid work for AI agents" },
   });
-  app.get("/docs", swaggerUI({ url: "/openapi.json" }));
+  app.route("/", docsRoutes);
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route for ${c.req.method} ${c.req.path}`), 404));
 
