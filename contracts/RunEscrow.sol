@@ -17,8 +17,13 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 /// agent's stake in the {IStakeVault} on a claim timeout or a lost dispute.
 /// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled`.
 /// Storage per run is three words, two of them written at creation: (poster, deadline, maxRevisions,
-/// revisions, state), (reward, agentId, claimedAt) and the deliverable hash. The fee is not stored: it is
-/// always `reward * FEE_BPS / 10_000`.
+/// revisions, state, feeBps), (reward, agentId, claimedAt) and the deliverable hash. The fee is not stored: it is
+/// `reward * feeBps / 10_000` with the fee rate in force when the run was funded, so a governance change of
+/// {feeBps} never alters what an existing run owes.
+/// Protocol parameters (fee rate, claim timeout, slash rate, treasury) change only through DEFAULT_ADMIN_ROLE,
+/// held by the governance timelock. PAUSER_ROLE (the emergency Safe and the timelock) pauses every function that
+/// moves USDC or starts a new obligation; start, submit, requestRevision and dispute stay open, so a pause never
+/// makes an agent miss a chain-time deadline.
 contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
@@ -27,21 +32,27 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
     /// @notice Resolves disputes.
     bytes32 public constant ARBITER_ROLE = keccak256("ARBITER_ROLE");
+    /// @notice Pauses and unpauses (the emergency multisig and the timelock).
+    bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
 
-    /// @inheritdoc IRunEscrow
-    uint256 public constant FEE_BPS = 500;
-    /// @inheritdoc IRunEscrow
-    uint64 public constant CLAIM_TIMEOUT = 7 days;
+    /// @notice Highest fee governance may set: 10% of the reward.
+    uint256 public constant MAX_FEE_BPS = 1_000;
+    /// @notice Shortest claim timeout governance may set.
+    uint64 public constant MIN_CLAIM_TIMEOUT = 1 days;
+    /// @notice Longest claim timeout governance may set: the vault's shortest withdrawal cooldown, so a stake
+    /// backing a claim can never be withdrawn before the claim times out.
+    uint64 public constant MAX_CLAIM_TIMEOUT = 7 days;
 
     uint256 private constant _MAX_BPS = 10_000;
 
     struct RunData {
         // word 0
         address poster;
-        uint64 deadline;
+        uint48 deadline;
         uint8 maxRevisions;
         uint8 revisions;
         RunState state;
+        uint16 feeBps;
         // word 1
         uint128 reward;
         uint64 agentId;
@@ -56,14 +67,16 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     IStakeVault public immutable vault;
     /// @notice The agent identity registry: rewards go to the agent token's current owner.
     IERC721 public immutable identity;
-    uint256 private immutable _minStake;
 
-    // One word: run count and total owed.
+    // One word, read and written by every run creation: run count, total owed, fee rate and the pause flag.
     uint64 private _runCount;
-    uint192 private _totalOwed;
-    // One word: treasury and slash rate.
+    uint160 private _totalOwed;
+    uint16 private _feeBps;
+    bool private _paused;
+    // One word: treasury, slash rate and claim timeout.
     address private _treasury;
     uint16 private _slashBps;
+    uint32 private _claimTimeout;
 
     mapping(uint256 runId => RunData) private _runs;
     mapping(uint256 runId => uint256 agentId) private _failedAgentOf;
@@ -83,14 +96,21 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         usdc = usdc_;
         vault = vault_;
         identity = identity_;
-        _minStake = vault_.MIN_STAKE();
         _treasury = treasury_;
         _slashBps = 5000;
+        _feeBps = 500;
+        _claimTimeout = 7 days;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
-        _grantRole(ARBITER_ROLE, admin);
         _grantRole(RELAYER_ROLE, relayer);
         emit TreasuryUpdated(treasury_);
         emit SlashBpsUpdated(5000);
+        emit FeeBpsUpdated(500);
+        emit ClaimTimeoutUpdated(7 days);
+    }
+
+    modifier whenNotPaused() {
+        if (_paused) revert EnforcedPause();
+        _;
     }
 
     // ---------------------------------------------------------------- poster: funding
@@ -102,8 +122,9 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         returns (uint256 runId)
     {
         _checkPoster(poster);
-        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
-        usdc.safeTransferFrom(poster, address(this), uint256(reward) + _fee(reward));
+        uint256 amount;
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(poster, address(this), amount);
     }
 
     /// @inheritdoc IRunEscrow
@@ -114,8 +135,9 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         uint8 maxRevisions,
         string calldata metadataUri
     ) external nonReentrant onlyRole(RELAYER_ROLE) returns (uint256 runId) {
-        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
-        usdc.safeTransferFrom(_msgSender(), address(this), uint256(reward) + _fee(reward));
+        uint256 amount;
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(_msgSender(), address(this), amount);
     }
 
     /// @inheritdoc IRunEscrow
@@ -133,23 +155,22 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         bytes32 s
     ) external nonReentrant returns (uint256 runId) {
         _checkPoster(poster);
-        try IERC20Permit(address(usdc)).permit(
-            poster, address(this), uint256(reward) + _fee(reward), permitDeadline, v, r, s
-        ) {} catch {}
-        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
-        usdc.safeTransferFrom(poster, address(this), uint256(reward) + _fee(reward));
+        uint256 amount;
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        try IERC20Permit(address(usdc)).permit(poster, address(this), amount, permitDeadline, v, r, s) {} catch {}
+        usdc.safeTransferFrom(poster, address(this), amount);
     }
 
     // ---------------------------------------------------------------- agent actions
 
     /// @inheritdoc IRunEscrow
-    function claim(uint256 runId, uint256 agentId) external nonReentrant {
+    function claim(uint256 runId, uint256 agentId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         _requireState(runId, run.state, RunState.Open);
         if (block.timestamp > run.deadline) revert RunEscrowDeadlinePassed(runId);
         _checkAgent(agentId);
         uint256 stake = vault.activeStakeOf(agentId);
-        if (stake < _minStake) revert RunEscrowInsufficientStake(agentId, stake);
+        if (stake < vault.minStake()) revert RunEscrowInsufficientStake(agentId, stake);
 
         run.state = RunState.Claimed;
         run.agentId = agentId.toUint64();
@@ -186,7 +207,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     // ---------------------------------------------------------------- poster actions
 
     /// @inheritdoc IRunEscrow
-    function approve(uint256 runId) external nonReentrant {
+    function approve(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         _checkPoster(run.poster);
         _requireState(runId, run.state, RunState.Submitted);
@@ -210,7 +231,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     }
 
     /// @inheritdoc IRunEscrow
-    function reject(uint256 runId) external nonReentrant {
+    function reject(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
@@ -220,38 +241,38 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         uint256 agentId = run.agentId;
         run.state = RunState.Rejected;
         _failedAgentOf[runId] = agentId;
-        uint256 amount = _release(run.reward);
+        uint256 amount = _release(run);
         emit RunRejected(runId, agentId);
         usdc.safeTransfer(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
-    function cancel(uint256 runId) external nonReentrant {
+    function cancel(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
         _requireState(runId, run.state, RunState.Open);
 
         run.state = RunState.Cancelled;
-        uint256 amount = _release(run.reward);
+        uint256 amount = _release(run);
         emit RunCancelled(runId);
         usdc.safeTransfer(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
-    function timeoutSlash(uint256 runId) external nonReentrant {
+    function timeoutSlash(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
         RunState state = run.state;
         if (state != RunState.Claimed && state != RunState.InProgress) revert RunEscrowInvalidState(runId, state);
-        uint64 availableAt = run.claimedAt + CLAIM_TIMEOUT;
+        uint64 availableAt = run.claimedAt + _claimTimeout;
         if (block.timestamp < availableAt) revert RunEscrowTimeoutNotReached(runId, availableAt);
 
         uint256 agentId = run.agentId;
         run.state = RunState.TimedOut;
         _failedAgentOf[runId] = agentId;
-        uint256 amount = _release(run.reward);
+        uint256 amount = _release(run);
         usdc.safeTransfer(poster, amount);
         uint256 slashed = vault.slash(agentId, _slashBps, poster, "claim timeout");
         emit RunTimedOut(runId, agentId, slashed);
@@ -281,7 +302,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     /// @dev For the agent: completed and paid as {approve} (emits {DisputeResolved} then {RunCompleted}).
     /// For the poster: `slashBps` of the agent's stake goes to the poster, the agent is recorded as failed and
     /// the run reopens (agent, claim time, revisions and deliverable cleared; deadline unchanged).
-    function resolve(uint256 runId, bool forAgent) external nonReentrant {
+    function resolve(uint256 runId, bool forAgent) external nonReentrant whenNotPaused {
         if (!hasRole(ARBITER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
         RunData storage run = _run(runId);
         _requireState(runId, run.state, RunState.Disputed);
@@ -305,18 +326,49 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Sets the fee recipient. Admin only.
+    /// @notice Sets the fee recipient. Admin (governance) only.
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (newTreasury == address(0)) revert RunEscrowZeroAddress();
         _treasury = newTreasury;
         emit TreasuryUpdated(newTreasury);
     }
 
-    /// @notice Sets the share of the agent's stake slashed on timeouts and lost disputes (1..10000). Admin only.
+    /// @notice Sets the share of the agent's stake slashed on timeouts and lost disputes (1..10000). Admin
+    /// (governance) only.
     function setSlashBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (bps == 0 || bps > _MAX_BPS) revert RunEscrowInvalidBps(bps);
         _slashBps = uint16(bps);
         emit SlashBpsUpdated(bps);
+    }
+
+    /// @notice Sets the platform fee charged on runs funded from now on (0..MAX_FEE_BPS). Admin (governance) only.
+    /// @dev Runs already funded keep the fee rate they were funded with.
+    function setFeeBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > MAX_FEE_BPS) revert RunEscrowInvalidFeeBps(bps);
+        _feeBps = uint16(bps);
+        emit FeeBpsUpdated(bps);
+    }
+
+    /// @notice Sets how long after a claim, without a submission, the poster may slash
+    /// (MIN_CLAIM_TIMEOUT..MAX_CLAIM_TIMEOUT). Applies to runs already claimed too. Admin (governance) only.
+    function setClaimTimeout(uint64 timeout) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (timeout < MIN_CLAIM_TIMEOUT || timeout > MAX_CLAIM_TIMEOUT) revert RunEscrowInvalidClaimTimeout(timeout);
+        _claimTimeout = uint32(timeout);
+        emit ClaimTimeoutUpdated(timeout);
+    }
+
+    /// @notice Stops every function that moves USDC or starts a new obligation. PAUSER_ROLE only.
+    function pause() external onlyRole(PAUSER_ROLE) {
+        if (_paused) revert EnforcedPause();
+        _paused = true;
+        emit Paused(_msgSender());
+    }
+
+    /// @notice Lifts a pause. PAUSER_ROLE only.
+    function unpause() external onlyRole(PAUSER_ROLE) {
+        if (!_paused) revert ExpectedPause();
+        _paused = false;
+        emit Unpaused(_msgSender());
     }
 
     // ---------------------------------------------------------------- views
@@ -332,7 +384,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             revisions: run.revisions,
             state: run.state,
             reward: uint128(reward),
-            fee: uint128(_fee(reward)),
+            fee: uint128(_fee(reward, run.feeBps)),
             agentId: run.agentId,
             claimedAt: run.claimedAt,
             deliverableHash: run.deliverableHash
@@ -364,64 +416,97 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         return _slashBps;
     }
 
+    /// @inheritdoc IRunEscrow
+    function feeBps() external view returns (uint256) {
+        return _feeBps;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function claimTimeout() external view returns (uint64) {
+        return _claimTimeout;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function paused() external view returns (bool) {
+        return _paused;
+    }
+
     // ---------------------------------------------------------------- internals
 
-    /// @dev Records the run; the caller then pulls reward + fee from the payer (the poster, or for a sponsored
-    /// run the relayer's prepaid subscription balance).
+    /// @dev Records the run at the current fee rate and returns what the caller then pulls from the payer
+    /// (reward + fee; the poster, or for a sponsored run the relayer's prepaid subscription balance).
     function _createRun(
         address poster,
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
         string calldata metadataUri
-    ) private returns (uint256 runId) {
+    ) private whenNotPaused returns (uint256 runId, uint256 amount) {
         if (poster == address(0)) revert RunEscrowZeroAddress();
         if (reward == 0) revert RunEscrowZeroReward();
         uint64 newCount = _runCount + 1;
         runId = newCount;
         if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
-        uint256 fee = _fee(reward);
-        uint256 amount = uint256(reward) + fee;
+        uint16 rate = _feeBps;
+        amount = uint256(reward) + _fee(reward, rate);
 
-        uint192 owed = (uint256(_totalOwed) + amount).toUint192();
+        uint160 owed = (uint256(_totalOwed) + amount).toUint160();
         RunData storage run = _runs[runId];
         // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is
-        // (poster, deadline, maxRevisions, revisions = 0, state = Open), word 1 is (reward, agentId = 0,
-        // claimedAt = 0); the layout follows the declaration order of {RunData} and the ledger variables.
-        uint256 word0 = uint256(uint160(poster)) | (uint256(deadline) << 160) | (uint256(maxRevisions) << 224)
-            | (uint256(uint8(RunState.Open)) << 240);
+        // (poster, deadline, maxRevisions, revisions = 0, state = Open, feeBps), word 1 is (reward, agentId = 0,
+        // claimedAt = 0), the ledger word is (run count, total owed, fee rate, paused = false); the layouts follow
+        // the declaration order of {RunData} and of the ledger variables.
+        uint256 word0 = _openRunWord(poster, deadline, maxRevisions, rate);
         assembly ("memory-safe") {
-            sstore(_runCount.slot, or(shl(mul(8, _runCount.offset), newCount), shl(mul(8, _totalOwed.offset), owed)))
+            sstore(
+                _runCount.slot,
+                or(
+                    or(shl(mul(8, _runCount.offset), newCount), shl(mul(8, _totalOwed.offset), owed)),
+                    shl(mul(8, _feeBps.offset), rate)
+                )
+            )
             sstore(run.slot, word0)
             sstore(add(run.slot, 1), reward)
         }
 
-        emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
+        emit RunCreated(runId, poster, reward, amount - reward, deadline, maxRevisions, metadataUri);
+    }
+
+    /// @dev Word 0 of a new run: (poster, deadline, maxRevisions, revisions = 0, state = Open, feeBps).
+    function _openRunWord(address poster, uint64 deadline, uint8 maxRevisions, uint16 rate)
+        private
+        pure
+        returns (uint256)
+    {
+        return uint256(uint160(poster)) | (uint256(uint256(deadline).toUint48()) << 160)
+            | (uint256(maxRevisions) << 208) | (uint256(uint8(RunState.Open)) << 224) | (uint256(rate) << 232);
     }
 
     /// @dev Marks the run completed and pays the reward to the agent's owner and the fee to the treasury.
     function _complete(uint256 runId, RunData storage run) private {
         uint256 agentId = run.agentId;
         uint256 reward = run.reward;
-        uint256 fee = _fee(reward);
+        uint256 fee = _fee(reward, run.feeBps);
         address payee = identity.ownerOf(agentId);
         address treasury_ = _treasury;
 
         run.state = RunState.Completed;
-        _totalOwed -= uint192(reward + fee);
+        _totalOwed -= uint160(reward + fee);
         emit RunCompleted(runId, agentId, payee, reward, fee);
         usdc.safeTransfer(payee, reward);
         if (fee != 0) usdc.safeTransfer(treasury_, fee);
     }
 
     /// @dev Removes a run's reward + fee from the total owed; returns that amount.
-    function _release(uint256 reward) private returns (uint256 amount) {
-        amount = reward + _fee(reward);
-        _totalOwed -= uint192(amount);
+    function _release(RunData storage run) private returns (uint256 amount) {
+        uint256 reward = run.reward;
+        amount = reward + _fee(reward, run.feeBps);
+        _totalOwed -= uint160(amount);
     }
 
-    function _fee(uint256 reward) private pure returns (uint256) {
-        return reward * FEE_BPS / _MAX_BPS;
+    /// @dev The fee on `reward` at `rate` basis points.
+    function _fee(uint256 reward, uint256 rate) private pure returns (uint256) {
+        return reward * rate / _MAX_BPS;
     }
 
     function _run(uint256 runId) private view returns (RunData storage run) {

@@ -5,29 +5,36 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
-import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IStakeVault} from "./interfaces/IStakeVault.sol";
+import {RolePausable} from "./utils/RolePausable.sol";
 import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 
 /// @title AgentHub stake vault
 /// @notice Holds each agent's USDC stake. The agent's token owner (or the relayer on its behalf) withdraws
-/// after a cooldown; SLASHER_ROLE (the run escrow, the admin) slashes, moving real funds.
+/// after a cooldown; SLASHER_ROLE (the run escrow, the relayer) slashes, moving real funds.
+/// The minimum stake, the cooldown and the treasury change only through DEFAULT_ADMIN_ROLE (the governance
+/// timelock); PAUSER_ROLE (the emergency Safe and the timelock) stops every USDC movement: deposits, slashes and
+/// withdrawals.
 /// @dev Invariant: `usdc.balanceOf(this) == totalStaked() == sum of stakeOf(agentId)`.
-contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
+contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
 
-    /// @notice May slash stakes: the run escrow and the admin.
+    /// @notice May slash stakes: the run escrow and the relayer.
     bytes32 public constant SLASHER_ROLE = keccak256("SLASHER_ROLE");
     /// @notice May request and execute withdrawals (always paid to the token owner) and submit permit deposits.
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
 
-    /// @inheritdoc IStakeVault
-    uint256 public constant MIN_STAKE = 20e6;
-    /// @inheritdoc IStakeVault
-    /// @dev Two weeks: longer than the escrow's 7-day claim timeout, so a stake backing a claim stays slashable.
-    uint64 public constant WITHDRAWAL_COOLDOWN = 14 days;
+    /// @notice Lowest minimum stake governance may set: 1 USDC.
+    uint256 public constant MIN_STAKE_LOWER_BOUND = 1e6;
+    /// @notice Highest minimum stake governance may set: 1,000,000 USDC.
+    uint256 public constant MIN_STAKE_UPPER_BOUND = 1_000_000e6;
+    /// @notice Shortest withdrawal cooldown governance may set: the escrow's longest claim timeout, so a stake
+    /// backing a claim stays slashable until the claim times out.
+    uint64 public constant MIN_WITHDRAWAL_COOLDOWN = 7 days;
+    /// @notice Longest withdrawal cooldown governance may set.
+    uint64 public constant MAX_WITHDRAWAL_COOLDOWN = 90 days;
 
     uint256 private constant _MAX_BPS = 10_000;
 
@@ -44,6 +51,10 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     IERC721 public immutable identity;
     /// @notice Receives slashes that name no beneficiary.
     address public treasury;
+    /// @inheritdoc IStakeVault
+    uint64 public withdrawalCooldown;
+    /// @inheritdoc IStakeVault
+    uint256 public minStake;
 
     uint256 private _totalStaked;
     mapping(uint256 agentId => StakeInfo) private _stakes;
@@ -56,13 +67,16 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         usdc = usdc_;
         identity = identity_;
         treasury = treasury_;
+        withdrawalCooldown = 14 days;
+        minStake = 20e6;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
-        _grantRole(SLASHER_ROLE, admin);
         emit TreasuryUpdated(treasury_);
+        emit WithdrawalCooldownUpdated(14 days);
+        emit MinStakeUpdated(20e6);
     }
 
     /// @inheritdoc IStakeVault
-    function deposit(uint256 agentId, uint256 amount) external nonReentrant {
+    function deposit(uint256 agentId, uint256 amount) external nonReentrant whenNotPaused {
         _deposit(agentId, _msgSender(), amount);
     }
 
@@ -78,7 +92,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         uint8 v,
         bytes32 r,
         bytes32 s
-    ) external nonReentrant {
+    ) external nonReentrant whenNotPaused {
         if (_msgSender() != from && !hasRole(RELAYER_ROLE, _msgSender())) {
             revert StakeVaultUnauthorized(_msgSender(), agentId);
         }
@@ -90,6 +104,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     function slash(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
         external
         nonReentrant
+        whenNotPaused
         onlyRole(SLASHER_ROLE)
         returns (uint256 amount)
     {
@@ -119,7 +134,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         if (info.pending != 0) revert StakeVaultWithdrawalPending(agentId);
         if (amount > info.total) revert StakeVaultInsufficientStake(agentId, info.total, amount);
 
-        uint48 availableAt = uint48(block.timestamp) + uint48(WITHDRAWAL_COOLDOWN);
+        uint48 availableAt = uint48(block.timestamp) + uint48(withdrawalCooldown);
         info.pending = uint104(amount);
         info.availableAt = availableAt;
         _stakes[agentId] = info;
@@ -127,7 +142,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     }
 
     /// @inheritdoc IStakeVault
-    function withdraw(uint256 agentId) external nonReentrant {
+    function withdraw(uint256 agentId) external nonReentrant whenNotPaused {
         address owner = _checkOwnerOrRelayer(agentId);
         StakeInfo memory info = _stakes[agentId];
         uint256 amount = info.pending;
@@ -140,11 +155,29 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         usdc.safeTransfer(owner, amount);
     }
 
-    /// @notice Sets the address receiving slashes that name no beneficiary. Admin only.
+    /// @notice Sets the address receiving slashes that name no beneficiary. Admin (governance) only.
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (newTreasury == address(0)) revert StakeVaultZeroAddress();
         treasury = newTreasury;
         emit TreasuryUpdated(newTreasury);
+    }
+
+    /// @notice Sets the stake an agent needs to claim runs (MIN_STAKE_LOWER_BOUND..MIN_STAKE_UPPER_BOUND).
+    /// Admin (governance) only.
+    function setMinStake(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (amount < MIN_STAKE_LOWER_BOUND || amount > MIN_STAKE_UPPER_BOUND) revert StakeVaultInvalidMinStake(amount);
+        minStake = amount;
+        emit MinStakeUpdated(amount);
+    }
+
+    /// @notice Sets the cooldown of withdrawals requested from now on (MIN_WITHDRAWAL_COOLDOWN..
+    /// MAX_WITHDRAWAL_COOLDOWN); pending requests keep their date. Admin (governance) only.
+    function setWithdrawalCooldown(uint64 cooldown) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (cooldown < MIN_WITHDRAWAL_COOLDOWN || cooldown > MAX_WITHDRAWAL_COOLDOWN) {
+            revert StakeVaultInvalidCooldown(cooldown);
+        }
+        withdrawalCooldown = cooldown;
+        emit WithdrawalCooldownUpdated(cooldown);
     }
 
     /// @inheritdoc IStakeVault

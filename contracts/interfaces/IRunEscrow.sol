@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 /// @title AgentHub run (bounty) escrow
-/// @notice Holds each run's reward plus the 5% platform fee from funding until it is paid, refunded or
-/// kept. Invariant: the escrow's USDC balance equals `totalOwed()`.
+/// @notice Holds each run's reward plus the platform fee (5% unless governance changed it) from funding until
+/// it is paid, refunded or kept. Invariant: the escrow's USDC balance equals `totalOwed()`.
 /// @dev Actions name their actor explicitly: the poster / agent owner may call directly, or the relayer
 /// (RELAYER_ROLE) submits on their behalf after the API verified their signed request.
 interface IRunEscrow {
@@ -51,6 +51,14 @@ interface IRunEscrow {
     event RunTimedOut(uint256 indexed runId, uint256 indexed agentId, uint256 slashed);
     event TreasuryUpdated(address treasury);
     event SlashBpsUpdated(uint256 bps);
+    /// @notice Runs funded from now on pay `bps` basis points of their reward as the platform fee.
+    event FeeBpsUpdated(uint256 bps);
+    /// @notice The poster may slash an agent that has not submitted `timeout` seconds after its claim.
+    event ClaimTimeoutUpdated(uint64 timeout);
+    /// @notice The escrow was paused by `account` (same event as OpenZeppelin's Pausable).
+    event Paused(address account);
+    /// @notice The pause was lifted by `account`.
+    event Unpaused(address account);
 
     error RunEscrowUnknownRun(uint256 runId);
     error RunEscrowInvalidState(uint256 runId, RunState state);
@@ -62,14 +70,22 @@ interface IRunEscrow {
     error RunEscrowRevisionsRemaining(uint256 runId);
     error RunEscrowTimeoutNotReached(uint256 runId, uint64 availableAt);
     error RunEscrowInvalidBps(uint256 bps);
+    error RunEscrowInvalidFeeBps(uint256 bps);
+    error RunEscrowInvalidClaimTimeout(uint64 timeout);
     error RunEscrowZeroAddress();
+    /// @dev The escrow is paused (same error as OpenZeppelin's Pausable).
+    error EnforcedPause();
+    /// @dev The escrow is not paused.
+    error ExpectedPause();
 
-    /// @notice Platform fee in basis points of the reward (500 = 5%).
-    function FEE_BPS() external view returns (uint256);
-    /// @notice Time after a claim after which, with no submission, the poster may slash (7 days).
-    function CLAIM_TIMEOUT() external view returns (uint64);
+    /// @notice Platform fee in basis points of the reward charged on runs funded now (500 = 5% at deployment).
+    function feeBps() external view returns (uint256);
+    /// @notice Time after a claim after which, with no submission, the poster may slash (7 days at deployment).
+    function claimTimeout() external view returns (uint64);
+    /// @notice Whether the escrow is paused.
+    function paused() external view returns (bool);
 
-    /// @notice Creates and funds a run: pulls reward + 5% fee from `poster` (needs allowance).
+    /// @notice Creates and funds a run: pulls reward + fee (at the current {feeBps}) from `poster` (needs allowance).
     function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
@@ -104,7 +120,7 @@ interface IRunEscrow {
     function resolve(uint256 runId, bool forAgent) external;
     /// @notice Poster cancels an unclaimed run and is refunded reward + fee.
     function cancel(uint256 runId) external;
-    /// @notice Poster slashes an agent that did not submit within CLAIM_TIMEOUT of its claim; refunds the poster.
+    /// @notice Poster slashes an agent that did not submit within {claimTimeout} of its claim; refunds the poster.
     function timeoutSlash(uint256 runId) external;
 
     function getRun(uint256 runId) external view returns (Run memory);

@@ -15,6 +15,10 @@ interface IStakeVault {
     event Withdrawn(uint256 indexed agentId, address indexed to, uint256 amount);
     /// @notice The treasury address changed.
     event TreasuryUpdated(address treasury);
+    /// @notice Claiming runs now needs `amount` of active stake.
+    event MinStakeUpdated(uint256 amount);
+    /// @notice Withdrawals requested from now on wait `cooldown` seconds.
+    event WithdrawalCooldownUpdated(uint64 cooldown);
 
     error StakeVaultZeroAmount();
     error StakeVaultUnauthorized(address caller, uint256 agentId);
@@ -25,11 +29,13 @@ interface IStakeVault {
     error StakeVaultCooldownActive(uint256 agentId, uint64 availableAt);
     error StakeVaultUnknownAgent(uint256 agentId);
     error StakeVaultZeroAddress();
+    error StakeVaultInvalidMinStake(uint256 amount);
+    error StakeVaultInvalidCooldown(uint64 cooldown);
 
-    /// @notice Minimum stake for claiming runs: 20 USDC (6 decimals).
-    function MIN_STAKE() external view returns (uint256);
-    /// @notice Cooldown between a withdrawal request and its payout.
-    function WITHDRAWAL_COOLDOWN() external view returns (uint64);
+    /// @notice Minimum active stake for claiming runs (20 USDC, 6 decimals, at deployment; set by governance).
+    function minStake() external view returns (uint256);
+    /// @notice Cooldown between a withdrawal request and its payout (14 days at deployment; set by governance).
+    function withdrawalCooldown() external view returns (uint64);
 
     /// @notice Pulls `amount` USDC from the caller into `agentId`'s stake (needs allowance).
     function deposit(uint256 agentId, uint256 amount) external;
@@ -37,7 +43,7 @@ interface IStakeVault {
     function depositWithPermit(uint256 agentId, address from, uint256 amount, uint256 deadline, uint8 v, bytes32 r, bytes32 s)
         external;
     /// @notice Slashes `bps` basis points of the agent's whole stake (pending withdrawal included) to `beneficiary`.
-    /// SLASHER_ROLE only (the run escrow and the admin). Returns the amount moved.
+    /// SLASHER_ROLE only (the run escrow and the relayer). Returns the amount moved.
     function slash(uint256 agentId, uint256 bps, address beneficiary, string calldata reason) external returns (uint256 amount);
     /// @notice The agent's token owner starts a withdrawal of `amount`; one pending at a time.
     function requestWithdrawal(uint256 agentId, uint256 amount) external;

@@ -174,7 +174,8 @@ describe("core gas", () => {
     // two cold ERC-20 transfers per payout; see the numbers above.
     assert.ok(gas["RunEscrow.createRun (poster, exact allowance)"]! <= 97_000n, "createRun ceiling");
     assert.ok(gas["RunEscrow.approve (poster)"]! <= 71_000n, "approve ceiling");
-    assert.ok(gas["RunEscrow.claim (agent owner)"]! <= 49_000n, "claim ceiling");
+    // claim reads the pause flag and the governance-set minimum stake (two more cold reads than a constant).
+    assert.ok(gas["RunEscrow.claim (agent owner)"]! <= 54_000n, "claim ceiling");
     assert.ok(gas["RunEscrow.submit (agent owner)"]! <= 63_000n, "submit ceiling");
   });
 });

@@ -100,6 +100,7 @@ class Model {
   agents = new Map<bigint, AgentM>();
   balances = new Map<Address, bigint>();
   slashBps = 5000n;
+  feeBps = 500n;
   constructor(
     readonly escrow: Address,
     readonly vault: Address,
@@ -288,7 +289,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           expected,
         );
         if (ok) {
-          const fee = feeOf(reward);
+          const fee = feeOf(reward, m.feeBps);
           m.runs.push({
             poster: lc(p.account.address),
             reward,
@@ -700,6 +701,23 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           )
         ) {
           m.slashBps = bps;
+        }
+      },
+    ],
+    // fee rate (governance): runs funded before keep their own fee
+    [
+      () => 1,
+      always,
+      async () => {
+        const bps = rnd.pick([0n, 1n, 250n, 500n, 1_000n, 1_001n]);
+        if (
+          await exec(
+            `setFeeBps(${bps})`,
+            () => escrow.write.setFeeBps([bps], { account: wallets.admin.account, gas: GAS }),
+            bps > 1_000n ? "RunEscrowInvalidFeeBps" : null,
+          )
+        ) {
+          m.feeBps = bps;
         }
       },
     ],
