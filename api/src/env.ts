@@ -1,4 +1,4 @@
-import { parseEnv, urlList } from "@agenthub/common";
+import { defaultDeploymentsFile, parseEnv, urlList } from "@agenthub/common";
 import { z } from "zod";
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -11,7 +11,7 @@ export const apiEnvSchema = z.object({
   RPC_URLS: urlList,
   /** Connections of the pool user requests share, per API process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(20),
-  DEPLOYMENTS_FILE: z.string().default("deployments/localhost.json"),
+  DEPLOYMENTS_FILE: z.string().default(defaultDeploymentsFile),
   RELAYER_URL: z.string().url().default("http://127.0.0.1:3001"),
   RELAYER_TOKEN: z.string().min(16),
   /** Deadline of a relayed transaction call (keep it above the relayer's RECEIPT_TIMEOUT_MS); then 504. */

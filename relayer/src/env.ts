@@ -1,4 +1,4 @@
-import { parseEnv, urlList } from "@agenthub/common";
+import { defaultDeploymentsFile, parseEnv, urlList } from "@agenthub/common";
 import { z } from "zod";
 
 const wei = z.string().regex(/^\d+$/, "an integer amount of wei").transform(BigInt);
@@ -8,7 +8,7 @@ export const relayerEnvSchema = z.object({
   /** Several JSON-RPC endpoints, in order of preference (viem fallback); overrides RPC_URL when set. */
   RPC_URLS: urlList,
   DATABASE_URL: z.string().min(1),
-  DEPLOYMENTS_FILE: z.string().default("deployments/localhost.json"),
+  DEPLOYMENTS_FILE: z.string().default(defaultDeploymentsFile),
   RELAYER_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "32-byte hex private key"),
   /** Shared secret the API presents; the relayer only listens on loopback by default too. */
   RELAYER_TOKEN: z.string().min(16),
