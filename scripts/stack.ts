@@ -1,10 +1,15 @@
 // `npm start`: the whole AgentHub stack on this machine. Ctrl-C stops everything.
 import { join } from "node:path";
+import { loadDotEnv } from "@agenthub/common";
 import { ensureBuild } from "./lib/build.ts";
 import { repoRoot } from "./lib/chain.ts";
 import { busyPorts, describeHolders } from "./lib/ports.ts";
 import { embeddedPostgresPid } from "./lib/postgres.ts";
 import { beginShutdown } from "./lib/process.ts";
+
+// .env first (real environment variables win): it may point the stack at an external database or chain.
+const envFile = loadDotEnv();
+if (envFile) console.log(`configuration read from ${envFile}`);
 
 const ports = {
   api: Number(process.env.PORT ?? 3000),

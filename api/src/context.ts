@@ -8,6 +8,7 @@ import type { IndexerProgress } from "./lib/indexer-progress.ts";
 import type { IpfsStore } from "./lib/ipfs.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { RateLimiter } from "./lib/rate-limit.ts";
+import type { Operations } from "./ops/operations.ts";
 import type { PaymentInfo } from "./payments/types.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */
@@ -23,6 +24,8 @@ export interface Deps {
   ipfs: IpfsStore;
   /** The indexer's committed block, watched by one poller: writes wait on it instead of polling their rows. */
   indexer: IndexerProgress;
+  /** Readiness probes and metrics, on their own small Postgres pool. */
+  ops: Operations;
 }
 
 /** The organization a request's API key belongs to (set by the organization key middleware). */

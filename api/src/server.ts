@@ -1,21 +1,22 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { agentHubChain, loadDeployments } from "@agenthub/common";
+import { agentHubChain, loadDeployments, rpcTransport, rpcUrls } from "@agenthub/common";
 import { RelayerClient } from "@agenthub/relayer/client";
 import { serve } from "@hono/node-server";
 import type pg from "pg";
 import pino, { type Logger } from "pino";
-import { createPublicClient, http } from "viem";
+import { createPublicClient } from "viem";
 import { createApp } from "./app.ts";
 import type { Deps } from "./context.ts";
 import { migrate } from "./db/migrate.ts";
 import { createPool } from "./db/pool.ts";
 import type { ApiEnv } from "./env.ts";
 import { startJobs } from "./jobs/index.ts";
-import { IndexerProgress } from "./lib/indexer-progress.ts";
 import { IpfsStore } from "./lib/ipfs.ts";
+import { IndexerProgress } from "./lib/indexer-progress.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
+import { Operations } from "./ops/operations.ts";
 import { closeSearch } from "./routes/intelligence/search.ts";
 
 export interface RunningApi {
@@ -26,27 +27,34 @@ export interface RunningApi {
 
 /** Everything a request needs, built once per process (the server and the benchmark servers share this). */
 export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
+  const urls = rpcUrls(env);
+  const chain = createPublicClient({
+    chain: agentHubChain(urls[0]!),
+    transport: rpcTransport(urls),
+    pollingInterval: 100,
+  });
+  const relayer = new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN, {
+    timeoutMs: env.RELAYER_TIMEOUT_MS,
+    statusTimeoutMs: env.READY_TIMEOUT_MS,
+  });
   return {
     env,
     pool,
     deployments: loadDeployments(env.DEPLOYMENTS_FILE),
-    chain: createPublicClient({
-      chain: agentHubChain(env.RPC_URL),
-      transport: http(env.RPC_URL),
-      pollingInterval: 100,
-    }),
-    relayer: new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN),
+    chain,
+    relayer,
     logger,
     rateLimiter: new RateLimiter(pool, env.RATE_LIMIT_MULTIPLIER),
     keys: new KeyStore(env.KEY_ENCRYPTION_KEY),
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
     indexer: new IndexerProgress(pool, env.INDEXER_SCHEMA),
+    ops: new Operations(env, chain, relayer, pool),
   };
 }
 
 export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
   const logger = pino({ level: env.LOG_LEVEL, redact: ["privateKey", "*.privateKey", "signature", "authorization"] });
-  const pool = createPool(env.DATABASE_URL);
+  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE);
   await migrate(pool);
   const deps = createDeps(env, pool, logger);
   if (env.RATE_LIMIT_MULTIPLIER !== 1) logger.warn({ multiplier: env.RATE_LIMIT_MULTIPLIER }, "rate limits are scaled");
@@ -65,6 +73,7 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
       await jobs?.stop();
       await closeSearch(deps);
       deps.indexer.close();
+      await deps.ops.close();
       await pool.end();
     },
   };

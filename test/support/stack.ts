@@ -12,7 +12,7 @@ interface StackInfo {
   relayerUrl: string;
   indexerUrl: string;
   deploymentsFile: string;
-  secrets: { keyEncryptionKey: string; adminToken: string; relayerToken: string };
+  secrets: { keyEncryptionKey: string; adminToken: string; relayerToken: string; metricsToken: string };
   env: Record<string, string>;
 }
 
