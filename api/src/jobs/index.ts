@@ -7,6 +7,7 @@
 // pg-boss then retries it on another process, and every handler is idempotent, so a crash loses nothing.
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
+import { publishPendingProfiles } from "../routes/agents/profile-publish.ts";
 import { runDueSubscriptions } from "../routes/subscriptions/scheduler.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { keyCustody } from "./key-custody.ts";
@@ -26,6 +27,7 @@ export const QUEUES = {
   webhookDispatch: "webhook-dispatch",
   subscriptionRuns: "subscription-runs",
   keyCustody: "key-custody",
+  profilePublish: "profile-publish",
 } as const;
 
 export interface JobRunner {
@@ -116,6 +118,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.KEY_CUSTODY_INTERVAL_SECONDS,
       expireInSeconds: 300,
       run: () => keyCustody(deps),
+    },
+    {
+      // Coalesced profile updates: publishes each agent's latest profile on chain once its window ends.
+      name: QUEUES.profilePublish,
+      every: env.PROFILE_PUBLISH_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => publishPendingProfiles(deps),
     },
   ];
 
