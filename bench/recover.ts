@@ -5,7 +5,8 @@ import { cpus, loadavg } from "node:os";
 import { parseSignature, recoverAddress } from "@agenthub/api/payments/eip712";
 import { PAID_PATHS } from "@agenthub/api/payments/prices";
 import { nativeRecoverer, WorkerRecoverer } from "@agenthub/api/payments/recover";
-import { SPEC_PAYMENT_TYPES, specDomain, specPaymentStruct } from "@agenthub/api/payments/spec-scheme";
+import { specDomain, specPaymentStruct } from "@agenthub/api/payments/spec-scheme";
+import { SPEC_PAYMENT_TYPES } from "@agenthub/sdk/protocol";
 import { recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 

@@ -1,17 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { SPEC_PAYMENT_TYPES } from "@agenthub/sdk/protocol";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { type Hex, hashTypedData, hexToBytes, recoverTypedDataAddress, toHex, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { isHighS, parseSignature, recoverAddress, toLowS } from "../src/payments/eip712.ts";
 import { PaymentError } from "../src/payments/errors.ts";
-import {
-  checkSpecRules,
-  parseSpecPayment,
-  SPEC_PAYMENT_TYPES,
-  specMessage,
-  specPaymentStruct,
-} from "../src/payments/spec-scheme.ts";
+import { checkSpecRules, parseSpecPayment, specMessage, specPaymentStruct } from "../src/payments/spec-scheme.ts";
 import {
   AUTHORIZATION_TYPES,
   authorizationStruct,

@@ -2,7 +2,6 @@
 // (whose key the claimant received). The binding is indexed from the token's Transfer events.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { signPayment } from "@agenthub/api/client/x402";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import {
   claimAgent,
@@ -13,6 +12,7 @@ import {
   usdcOf,
   walletFromKey,
 } from "../support/agents.ts";
+import { signPayment } from "../support/payments.ts";
 import { chainTime, claim, newPoster, openRun } from "../support/runs.ts";
 import { api, chain, db, deployments, newWallet, publicClient, waitUntil } from "../support/stack.ts";
 

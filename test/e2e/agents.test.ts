@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { buildActionMessage } from "@agenthub/api/client/signed-action";
 import { cidOf } from "@agenthub/api/lib/ipfs";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
+import { buildActionMessage } from "@agenthub/sdk/protocol";
 import { privateKeyToAccount } from "viem/accounts";
 import {
   allowanceOf,

@@ -2,11 +2,11 @@
 // rule with its own code, weights from the attestor's reputation, and the subject's reputation moving.
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { signPayment } from "@agenthub/api/client/x402";
 import type { Address, LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { claimAgent, faucet, registerAgent } from "../support/agents.ts";
 import { setTxtRecord } from "../support/dns.ts";
+import { signPayment } from "../support/payments.ts";
 import { api, db, newWallet } from "../support/stack.ts";
 
 const CREATE = "/api/attestations/create";

@@ -3,8 +3,8 @@
 // state through pending -> active -> succeeded/defeated -> queued -> executed on moved chain time, treasury.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ballotTypedData } from "@agenthub/api/client/governance";
 import { AgentHubGovernorAbi, AgentHubTokenAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { ballotTypedData } from "@agenthub/sdk/protocol";
 import { type Address, encodeFunctionData, type Hex, keccak256, parseEther, toBytes } from "viem";
 import { faucet, signedAction, walletFromKey } from "../support/agents.ts";
 import { usdcBalance } from "../support/runs.ts";

@@ -1,8 +1,8 @@
 // Shared state lives in Postgres, so limits and exactly-once rules hold across API processes.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { signPayment } from "@agenthub/api/client/x402";
 import { registerAgent } from "../support/agents.ts";
+import { signPayment } from "../support/payments.ts";
 import { startExtraApi } from "../support/processes.ts";
 import { db, freshIp, newWallet, stack, waitUntil } from "../support/stack.ts";
 

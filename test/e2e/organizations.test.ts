@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { signPayment } from "@agenthub/api/client/x402";
 import { setTxtRecord } from "../support/dns.ts";
+import { signPayment } from "../support/payments.ts";
 import { api, db, newWallet, stack } from "../support/stack.ts";
 
 const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };

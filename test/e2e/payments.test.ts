@@ -6,7 +6,6 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { signPaymentObject } from "@agenthub/api/client/x402";
 import { TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { ExactEvmScheme } from "@x402/evm";
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from "@x402/fetch";
@@ -14,6 +13,7 @@ import type { Address, Hex, LocalAccount } from "viem";
 import { repoRoot } from "../../scripts/lib/chain.ts";
 import { type Managed, startProcess } from "../../scripts/lib/process.ts";
 import { claimAgent, faucet, registerAgent, usdcOf, walletFromKey } from "../support/agents.ts";
+import { signPaymentObject } from "../support/payments.ts";
 import { api, db, deployments, newWallet, publicClient, rpc, stack, waitUntil } from "../support/stack.ts";
 
 const SEARCH = "/api/intelligence/search";

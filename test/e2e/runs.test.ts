@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
-import { buildActionMessage } from "@agenthub/api/client/signed-action";
 import { cidOf } from "@agenthub/api/lib/ipfs";
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { buildActionMessage } from "@agenthub/sdk/protocol";
 import { type Address, keccak256, sha256, toHex } from "viem";
 import { claimAgent, registerAgent, signedAction, stakedAgent, walletFromKey } from "../support/agents.ts";
 import {

@@ -1,10 +1,10 @@
 // POST /api/intelligence/search: paid (spec x-payment here), full text + filters over api.agent_search, score order.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { signPayment } from "@agenthub/api/client/x402";
 import { searchResponse } from "@agenthub/api/routes/intelligence/search";
 import type { Address } from "viem";
 import { registerAgent } from "../support/agents.ts";
+import { signPayment } from "../support/payments.ts";
 import { api, db, newWallet, waitUntil } from "../support/stack.ts";
 
 after(() => db.end());

@@ -1,7 +1,7 @@
 // Steps an agent (or its human) takes, over real HTTP and real signatures.
 
-import { buildActionMessage } from "@agenthub/api/client/signed-action";
 import { StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { buildActionMessage, permitTypedData } from "@agenthub/sdk/protocol";
 import { type Address, createWalletClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { api, chain, deployments, newWallet, publicClient, stack } from "./stack.ts";
@@ -74,25 +74,17 @@ export async function signPermit(key: Hex, spender: Address, value: bigint, dead
     functionName: "nonces",
     args: [account.address],
   });
-  return account.signTypedData({
-    domain: {
-      name: deployments.usdc.name,
-      version: deployments.usdc.version,
+  return account.signTypedData(
+    permitTypedData({
+      token: deployments.usdc,
       chainId: chain.id,
-      verifyingContract: deployments.usdc.address,
-    },
-    types: {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
-    primaryType: "Permit",
-    message: { owner: account.address, spender, value, nonce, deadline },
-  });
+      owner: account.address,
+      spender,
+      value,
+      nonce,
+      deadline,
+    }),
+  );
 }
 
 export async function signedAction(key: Hex, action: string, kind: string, id: string | number) {

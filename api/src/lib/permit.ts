@@ -1,4 +1,5 @@
 import { TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { PERMIT_TYPES } from "@agenthub/sdk/protocol";
 import { type Address, getAddress, type Hex, hexToSignature, recoverTypedDataAddress } from "viem";
 import type { Deps } from "../context.ts";
 import { ApiError } from "../errors.ts";
@@ -47,15 +48,7 @@ export async function verifiedPermit(deps: Deps, p: PermitRequest): Promise<{ v:
         chainId: deps.deployments.chainId,
         verifyingContract: usdc.address,
       },
-      types: {
-        Permit: [
-          { name: "owner", type: "address" },
-          { name: "spender", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "nonce", type: "uint256" },
-          { name: "deadline", type: "uint256" },
-        ],
-      },
+      types: PERMIT_TYPES,
       primaryType: "Permit",
       message: { owner, spender: p.spender, value: p.value, nonce: permitNonce, deadline: p.deadline },
       signature: p.signature as Hex,

@@ -1,9 +1,9 @@
 // Server side of the signed-request scheme: a SIWE message bound to chain, domain, action, resource, a
 // single-use nonce and an expiry; EOA, ERC-1271 and ERC-6492 signers are all verified by viem.
 import { randomBytes } from "node:crypto";
+import { actionResource, CHAIN_ID } from "@agenthub/sdk/protocol";
 import type { Address, Hex } from "viem";
 import { parseSiweMessage } from "viem/siwe";
-import { actionResource, CHAIN_ID } from "../client/signed-action.ts";
 import type { Deps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 

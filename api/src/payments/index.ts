@@ -4,5 +4,5 @@ export { type OpenPayment, PaymentGate } from "./gate.ts";
 export { paymentGate, requirePayment } from "./middleware.ts";
 export { paidRouteDocs } from "./openapi.ts";
 export { PAID_PATHS, type PaidPath, PRICES, priceOf, type RoutePrice } from "./prices.ts";
-export { SPEC_DOMAIN_NAME, SPEC_DOMAIN_VERSION, specDomain, specPaymentType } from "./spec-scheme.ts";
+export { specDomain, specPaymentType } from "./spec-scheme.ts";
 export type { PaymentInfo, PaymentScheme } from "./types.ts";

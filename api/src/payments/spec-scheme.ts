@@ -1,25 +1,12 @@
 // The spec's own scheme: header x-payment = JSON {payer, recipient, amount, endpoint, nonce, signature}, an EIP-712
 // `Payment` signed by the payer. Nothing moves on chain; the service records the payment once per (payer, nonce).
+import { SPEC_DOMAIN_NAME, SPEC_DOMAIN_VERSION, SPEC_PAYMENT_FIELDS } from "@agenthub/sdk/protocol";
 import { type Address, getAddress, type Hex, isAddress, zeroAddress } from "viem";
 import { type Domain, type ParsedSignature, parseSignature, TypedStruct } from "./eip712.ts";
 import { PaymentError } from "./errors.ts";
 
-export const SPEC_DOMAIN_NAME = "AgentHub x402";
-export const SPEC_DOMAIN_VERSION = "1";
-
-export const specPaymentType = {
-  name: "Payment",
-  fields: [
-    { name: "payer", type: "address" },
-    { name: "recipient", type: "address" },
-    { name: "amount", type: "uint256" },
-    { name: "endpoint", type: "string" },
-    { name: "nonce", type: "string" },
-  ],
-} as const;
-
-/** viem `types` for signTypedData of the spec Payment. */
-export const SPEC_PAYMENT_TYPES = { Payment: specPaymentType.fields } as const;
+// The domain and struct come from the SDK's protocol module, so client and server sign and verify the same thing.
+export const specPaymentType = { name: "Payment", fields: SPEC_PAYMENT_FIELDS } as const;
 
 export function specDomain(chainId: number): Domain {
   return { name: SPEC_DOMAIN_NAME, version: SPEC_DOMAIN_VERSION, chainId, verifyingContract: zeroAddress };

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { zeroAddress } from "viem";
 import { router } from "../lib/openapi.ts";
+import { PRICES } from "../payments/prices.ts";
 
 const address = z.string().openapi({ example: "0x0000000000000000000000000000000000000000" });
 
@@ -13,6 +14,8 @@ const configSchema = z.object({
   paymentDomain: z.object({ name: z.string(), version: z.string(), chainId: z.number(), verifyingContract: address }),
   minimumStake: z.string(),
   platformFeeBps: z.number(),
+  /** Price of each paid route: `spec` in the x-payment scheme's 18-decimal units, `usdc` in x402 base units. */
+  prices: z.record(z.string(), z.object({ spec: z.string(), usdc: z.string(), description: z.string() })),
 });
 
 const getConfig = createRoute({
@@ -44,6 +47,12 @@ export const configRoutes = router().openapi(getConfig, (c) => {
       },
       minimumStake: "20000000",
       platformFeeBps: 500,
+      prices: Object.fromEntries(
+        Object.entries(PRICES).map(([path, p]) => [
+          path,
+          { spec: p.spec.toString(), usdc: p.usdc.toString(), description: p.description },
+        ]),
+      ),
     },
     200,
   );

@@ -2,6 +2,8 @@
 // (the voter's EIP-712 ballot relayed through castVoteBySig), and proposals the proposer submits itself (the
 // Governor makes msg.sender the proposer) and then records here with its transaction hash.
 // Writes need `Authorization: Bearer <ACCESS_TOKEN>` from POST /api/auth/token (SIWE sign-in).
+
+import { ballotTypedData } from "@agenthub/sdk/protocol";
 import { createRoute } from "@hono/zod-openapi";
 import {
   type Address,
@@ -14,7 +16,6 @@ import {
   toBytes,
 } from "viem";
 import { parseSiweMessage } from "viem/siwe";
-import { ballotTypedData } from "../../client/governance.ts";
 import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
 import {

@@ -1,4 +1,5 @@
-// Client side of AgentHub's signed-request scheme (EIP-4361 Sign-In with Ethereum), shared by tests and SDK users.
+// Client side of AgentHub's signed-request scheme (EIP-4361 Sign-In with Ethereum); the API verifies with the same
+// resource format (api/src/lib/signed-action.ts imports it from here).
 import type { Address } from "viem";
 import { createSiweMessage } from "viem/siwe";
 

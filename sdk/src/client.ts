@@ -1,0 +1,87 @@
+// The AgentHub client: one object per deployment, one module per feature.
+//   const hub = new AgentHub({ apiUrl: "http://localhost:3000", rpcUrl: "http://127.0.0.1:8545" });
+//   const { agentId, claimCode } = await hub.agents.register({ name: "Ada", capabilities: ["coding"] });
+//   await hub.agents.claim(agentId, { claimCode, signer: privateKeyToAccount(key) });
+import type { Address } from "viem";
+import { type AgentHubOptions, Core } from "./core.ts";
+import { Agents } from "./features/agents.ts";
+import { Attestations } from "./features/attestations.ts";
+import { Governance } from "./features/governance.ts";
+import { Insurance } from "./features/insurance.ts";
+import { Organizations } from "./features/organizations.ts";
+import type { PayWith } from "./features/paid.ts";
+import { Reports } from "./features/reports.ts";
+import { Reputation } from "./features/reputation.ts";
+import { Runs } from "./features/runs.ts";
+import { type SearchQuery, search } from "./features/search.ts";
+import { usdcBalance } from "./features/shared.ts";
+import { Subscriptions } from "./features/subscriptions.ts";
+import { Verifications } from "./features/verifications.ts";
+
+export class AgentHub {
+  /** The typed low-level client (openapi-fetch over the server's own OpenAPI document) for anything not wrapped. */
+  readonly api: Core["api"];
+  readonly agents: Agents;
+  readonly runs: Runs;
+  readonly reputation: Reputation;
+  readonly verifications: Verifications;
+  readonly attestations: Attestations;
+  readonly organizations: Organizations;
+  readonly subscriptions: Subscriptions;
+  readonly insurance: Insurance;
+  readonly governance: Governance;
+  readonly reports: Reports;
+  private readonly core: Core;
+
+  constructor(options: AgentHubOptions) {
+    this.core = new Core(options);
+    this.api = this.core.api;
+    this.agents = new Agents(this.core);
+    this.runs = new Runs(this.core);
+    this.reputation = new Reputation(this.core);
+    this.verifications = new Verifications(this.core);
+    this.attestations = new Attestations(this.core);
+    this.organizations = new Organizations(this.core);
+    this.subscriptions = new Subscriptions(this.core);
+    this.insurance = new Insurance(this.core);
+    this.governance = new Governance(this.core);
+    this.reports = new Reports(this.core);
+  }
+
+  /** The deployment: chain id, contracts, USDC, payment recipient, prices (fetched once). */
+  config() {
+    return this.core.config();
+  }
+
+  /** Paid agent search (x402 by default, or the spec's x-payment). */
+  search(query: SearchQuery, pay: PayWith) {
+    return search(this.core, query, pay);
+  }
+
+  /** Unix seconds on the chain's clock (deadlines are checked against it). */
+  chainTime() {
+    return this.core.chainTime();
+  }
+
+  /** USDC balance in base units (reads the chain; needs rpcUrl). */
+  usdcBalance(address: Address) {
+    return usdcBalance(this.core, address);
+  }
+
+  health() {
+    return this.core.call(this.core.api.GET("/health"));
+  }
+
+  /** Local development stacks only: test USDC and ETH from the faucet. */
+  faucet(address: Address, amounts: { usdc?: bigint | string; eth?: bigint | string }) {
+    return this.core.call(
+      this.core.api.POST("/api/dev/faucet", {
+        body: {
+          address,
+          ...(amounts.usdc === undefined ? {} : { usdc: String(amounts.usdc) }),
+          ...(amounts.eth === undefined ? {} : { eth: String(amounts.eth) }),
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,151 @@
+// The shared core of every feature module: the typed HTTP client (openapi-fetch over the generated types), error
+// mapping, the cached deployment config, chain reads, signed-request building and progress reporting.
+import createClient, { type Client, type Middleware } from "openapi-fetch";
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { AgentHubError } from "./errors.ts";
+import type { paths } from "./generated/openapi.ts";
+import { buildActionMessage } from "./protocol/signed-action.ts";
+import { type Signer, type SignerLike, toSigner } from "./signer.ts";
+import type { Config } from "./types.ts";
+
+export interface Progress {
+  /** sign: waiting for a signature; api: request in flight; chain: waiting for a receipt; retry: asked again. */
+  stage: "sign" | "api" | "chain" | "retry";
+  message: string;
+  txHash?: Hex;
+}
+
+export interface AgentHubOptions {
+  /** Base URL of the API, e.g. https://api.agenthub.example or http://localhost:3000. */
+  apiUrl: string;
+  /** JSON-RPC URL of the chain (permit nonces, chain time, receipts of your own transactions). */
+  rpcUrl?: string;
+  /** Or a viem public client of your own. */
+  publicClient?: PublicClient;
+  /** An organization key (sent as x-api-key): scopes registrations and lists, plan rate limits. */
+  apiKey?: string;
+  /** The organization's secret (x-api-secret), for management calls with the key. */
+  apiSecret?: string;
+  /** The operator's admin token (organization creation, dispute resolution, report review). */
+  adminToken?: string;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  fetch?: typeof globalThis.fetch;
+  /** Called while a flow waits for a signature, the API, or the chain. */
+  onProgress?: (progress: Progress) => void;
+  /** Lifetime of signed-request messages in seconds (the API accepts at most 3600; default 300). */
+  signatureTtlSeconds?: number;
+}
+
+type Result<D> = { data?: D; error?: unknown; response: Response };
+
+export class Core {
+  readonly api: Client<paths>;
+  readonly apiUrl: string;
+  private configCache?: Promise<Config>;
+  private publicClientCache?: PublicClient;
+
+  constructor(readonly options: AgentHubOptions) {
+    this.apiUrl = options.apiUrl.replace(/\/+$/, "");
+    this.api = createClient<paths>({ baseUrl: this.apiUrl, fetch: options.fetch as never });
+    this.api.use(this.authMiddleware());
+  }
+
+  private authMiddleware(): Middleware {
+    const { apiKey, apiSecret, adminToken, headers } = this.options;
+    return {
+      onRequest: ({ request }) => {
+        for (const [k, v] of Object.entries(headers ?? {})) request.headers.set(k, v);
+        if (apiKey && !request.headers.has("x-api-key")) request.headers.set("x-api-key", apiKey);
+        if (apiSecret && !request.headers.has("x-api-secret")) request.headers.set("x-api-secret", apiSecret);
+        if (adminToken && !request.headers.has("authorization"))
+          request.headers.set("authorization", `Bearer ${adminToken}`);
+        return request;
+      },
+    };
+  }
+
+  progress(stage: Progress["stage"], message: string, txHash?: Hex): void {
+    this.options.onProgress?.({ stage, message, txHash });
+  }
+
+  /** The answer's data, or an AgentHubError carrying the API's code. */
+  async call<D>(pending: Promise<Result<D>>): Promise<D> {
+    return (await this.callWithResponse(pending)).data;
+  }
+
+  /** Like `call`, keeping the HTTP response (headers such as PAYMENT-RESPONSE). */
+  async callWithResponse<D>(pending: Promise<Result<D>>): Promise<{ data: D; response: Response }> {
+    let result: Result<D>;
+    try {
+      result = await pending;
+    } catch (error) {
+      if (error instanceof AgentHubError) throw error;
+      throw new AgentHubError(0, "NETWORK_ERROR", `request to ${this.apiUrl} failed: ${(error as Error).message}`);
+    }
+    if (result.response.ok) return { data: result.data as D, response: result.response };
+    throw AgentHubError.fromResponse(result.response, result.error);
+  }
+
+  /** GET /api/config, fetched once: chain id, contract addresses, USDC, payment recipient and prices. */
+  config(): Promise<Config> {
+    this.configCache ??= this.call(this.api.GET("/api/config")).catch((error) => {
+      this.configCache = undefined;
+      throw error;
+    });
+    return this.configCache;
+  }
+
+  /** A public client on the configured RPC; flows that read the chain need one. */
+  async chain(): Promise<PublicClient> {
+    if (this.options.publicClient) return this.options.publicClient;
+    if (!this.options.rpcUrl) {
+      throw new AgentHubError(0, "RPC_REQUIRED", "this flow reads the chain: pass rpcUrl (or publicClient)");
+    }
+    if (!this.publicClientCache) {
+      const { chainId } = await this.config();
+      this.publicClientCache = createPublicClient({
+        chain: {
+          id: chainId,
+          name: `chain ${chainId}`,
+          nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+          rpcUrls: { default: { http: [this.options.rpcUrl] } },
+        },
+        transport: http(this.options.rpcUrl),
+        pollingInterval: 250,
+      });
+    }
+    return this.publicClientCache;
+  }
+
+  /** Unix seconds on the chain's clock (the clock every deadline is checked against); wall clock without RPC. */
+  async chainTime(): Promise<bigint> {
+    if (!this.options.rpcUrl && !this.options.publicClient) return BigInt(Math.floor(Date.now() / 1000));
+    return (await (await this.chain()).getBlock({ blockTag: "latest" })).timestamp;
+  }
+
+  /** Waits for a transaction of the caller's own wallet and fails when it reverted. */
+  async waitForReceipt(hash: Hex, what: string) {
+    this.progress("chain", `waiting for ${what} (${hash}) to be mined`, hash);
+    const receipt = await (await this.chain()).waitForTransactionReceipt({ hash, timeout: 120_000 });
+    if (receipt.status !== "success") throw new AgentHubError(0, "TX_FAILED", `${what} ${hash} reverted`);
+    return receipt;
+  }
+
+  /** `{message, signature}` of an EIP-4361 signed request for `action` on (`kind`, `id`), with a fresh nonce. */
+  async signAction(signer: SignerLike, action: string, kind: string, id: string | number) {
+    const s: Signer = toSigner(signer);
+    const { nonce, uri } = await this.call(this.api.GET("/api/auth/nonce"));
+    const message = buildActionMessage({
+      address: s.address,
+      action,
+      kind,
+      id,
+      nonce,
+      apiUrl: uri,
+      ttlSeconds: this.options.signatureTtlSeconds,
+    });
+    this.progress("sign", `signing ${action} ${kind} ${id} as ${s.address}`);
+    return { message, signature: await s.signMessage({ message }) };
+  }
+}

@@ -1,0 +1,213 @@
+// Runs (paid work held in RunEscrow), for posters and agents. Every write is signed (EIP-4361, resource
+// urn:agenthub:<action>:run:<id>) and answered with the run as the indexer shows it after the transaction.
+// Poster: create -> fund (permit or own createRun) -> requestRevision / approve / reject / cancel / dispute.
+// Agent (the identity token's owner or the agent's wallet): claim -> start -> submit (-> dispute).
+import type { Address, Hex } from "viem";
+import { runEscrowAbi } from "../abi.ts";
+import type { Core } from "../core.ts";
+import { AgentHubError } from "../errors.ts";
+import { type SignerLike, toSigner } from "../signer.ts";
+import type { RequestBody, Run, RunState } from "../types.ts";
+import { approveUsdc, contractAddress, type OwnWallet, sendOwn, signUsdcPermit } from "./shared.ts";
+
+export interface CreateRunInput {
+  title: string;
+  description: string;
+  /** USDC base units (6 decimals); the poster also pays the 5% platform fee at funding. */
+  reward: bigint | string;
+  /** A Date, an ISO 8601 string, or seconds from now on the chain's clock. */
+  deadline: Date | string | { inSeconds: number };
+  /** 0-10, default 2. */
+  maxRevisions?: number;
+}
+
+export type Deliverable =
+  | { deliverable: RequestBody<"/api/runs/{id}/submit", "post">["deliverable"] }
+  | { deliverableHash: Hex };
+
+type Step = "start" | "approve" | "cancel" | "timeout-slash";
+const STEP_ACTION: Record<Step, string> = {
+  start: "start-run",
+  approve: "approve-run",
+  cancel: "cancel-run",
+  "timeout-slash": "timeout-slash",
+};
+
+export class Runs {
+  constructor(private readonly core: Core) {}
+
+  list(query: { page?: number; limit?: number; state?: RunState; minReward?: bigint | string } = {}) {
+    const { minReward, ...rest } = query;
+    return this.core.call(
+      this.core.api.GET("/api/runs", {
+        params: { query: { ...rest, ...(minReward === undefined ? {} : { minReward: String(minReward) }) } },
+      }),
+    );
+  }
+
+  get(runId: number) {
+    return this.core.call(this.core.api.GET("/api/runs/{id}", { params: { path: { id: runId } } }));
+  }
+
+  events(runId: number) {
+    return this.core.call(this.core.api.GET("/api/runs/{id}/events", { params: { path: { id: runId } } }));
+  }
+
+  /** Whether `agentId` may claim the run now, with the refusal codes if not. */
+  eligibility(runId: number, agentId: number) {
+    return this.core.call(
+      this.core.api.GET("/api/runs/{id}/claim-eligibility", { params: { path: { id: runId }, query: { agentId } } }),
+    );
+  }
+
+  /** Drafts a run (DRAFT: stored, nothing moves); signed by the poster, who becomes `posterAddress`. */
+  async create(input: CreateRunInput, signer: SignerLike) {
+    const poster = toSigner(signer);
+    const deadline =
+      input.deadline instanceof Date
+        ? input.deadline.toISOString()
+        : typeof input.deadline === "string"
+          ? input.deadline
+          : new Date(Number((await this.core.chainTime()) + BigInt(input.deadline.inSeconds)) * 1000).toISOString();
+    const signed = await this.core.signAction(poster, "create-run", "run", "new");
+    return this.core.call(
+      this.core.api.POST("/api/runs", {
+        body: {
+          posterAddress: poster.address,
+          title: input.title,
+          description: input.description,
+          reward: BigInt(input.reward).toString(),
+          deadline,
+          ...(input.maxRevisions === undefined ? {} : { maxRevisions: input.maxRevisions }),
+          ...signed,
+        },
+      }),
+    );
+  }
+
+  /**
+   * Funds a draft (OPEN): by default the poster signs an EIP-2612 permit for reward + fee and the relayer calls
+   * createRunWithPermit (no ETH needed). With `wallet`, the poster sends createRun itself and the API records it.
+   */
+  async fund(runId: number, signer: SignerLike, opts: { wallet?: OwnWallet } = {}) {
+    const run = await this.get(runId);
+    const value = BigInt(run.reward) + BigInt(run.fee);
+    const escrow = await contractAddress(this.core, "RunEscrow");
+    if (opts.wallet) {
+      const txHash = await this.createOnChain(run, escrow, value, opts.wallet);
+      const signed = await this.core.signAction(signer, "fund-run", "run", runId);
+      return this.core.call(
+        this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body: { ...signed, txHash } }),
+      );
+    }
+    const permit = await signUsdcPermit(this.core, signer, escrow, value);
+    const signed = await this.core.signAction(signer, "fund-run", "run", runId);
+    this.core.progress("api", `funding run ${runId}: the relayer moves ${value} USDC base units into escrow`);
+    return this.core.call(
+      this.core.api.POST("/api/runs/{id}/fund", {
+        params: { path: { id: runId } },
+        body: { ...signed, permit: { deadline: permit.deadline, signature: permit.signature } },
+      }),
+    );
+  }
+
+  private async createOnChain(run: Run, escrow: Address, value: bigint, wallet: OwnWallet): Promise<Hex> {
+    if (run.state !== "DRAFT") throw new AgentHubError(0, "RUN_ALREADY_FUNDED", `run ${run.bountyId} is ${run.state}`);
+    await approveUsdc(this.core, wallet, escrow, value);
+    const deadline = BigInt(Math.floor(Date.parse(run.deadline) / 1000));
+    return sendOwn(
+      this.core,
+      wallet,
+      {
+        address: escrow,
+        abi: runEscrowAbi,
+        functionName: "createRun",
+        args: [wallet.account.address, BigInt(run.reward), deadline, run.maxRevisions, run.ipfsHash],
+      },
+      "createRun",
+    );
+  }
+
+  /** Drafts and funds in one go (permit); answers the OPEN run. */
+  async post(input: CreateRunInput, signer: SignerLike) {
+    const draft = await this.create(input, signer);
+    return this.fund(draft.run.bountyId, signer);
+  }
+
+  /** Claims an OPEN run for `agentId`; the signer is the agent's owner or wallet (it becomes walletAddress). */
+  async claim(runId: number, opts: { agentId: number; signer: SignerLike }) {
+    const signer = toSigner(opts.signer);
+    const signed = await this.core.signAction(signer, "claim-run", "run", runId);
+    return this.core.call(
+      this.core.api.POST("/api/runs/{id}/claim", {
+        params: { path: { id: runId } },
+        body: { agentId: opts.agentId, walletAddress: signer.address, ...signed },
+      }),
+    );
+  }
+
+  start(runId: number, signer: SignerLike) {
+    return this.step(runId, "start", signer);
+  }
+
+  /** Submits the work: `deliverable` (any JSON, stored under its CID, sha-256 on chain) or a `deliverableHash`. */
+  async submit(runId: number, work: Deliverable, signer: SignerLike) {
+    const signed = await this.core.signAction(signer, "submit-run", "run", runId);
+    return this.core.call(
+      this.core.api.POST("/api/runs/{id}/submit", {
+        params: { path: { id: runId } },
+        body: { ...work, ...signed } as never,
+      }),
+    );
+  }
+
+  async requestRevision(runId: number, feedback: string, signer: SignerLike) {
+    const signed = await this.core.signAction(signer, "request-revision", "run", runId);
+    return this.core.call(
+      this.core.api.POST("/api/runs/{id}/request-revision", {
+        params: { path: { id: runId } },
+        body: { feedback, ...signed },
+      }),
+    );
+  }
+
+  /** Approves the submission: the reward goes to the agent token's owner, the fee to the treasury. */
+  approve(runId: number, signer: SignerLike) {
+    return this.step(runId, "approve", signer);
+  }
+
+  async reject(runId: number, reason: string, signer: SignerLike) {
+    const signed = await this.core.signAction(signer, "reject-run", "run", runId);
+    return this.core.call(
+      this.core.api.POST("/api/runs/{id}/reject", { params: { path: { id: runId } }, body: { reason, ...signed } }),
+    );
+  }
+
+  async dispute(runId: number, reason: string, signer: SignerLike) {
+    const signed = await this.core.signAction(signer, "dispute-run", "run", runId);
+    return this.core.call(
+      this.core.api.POST("/api/runs/{id}/dispute", { params: { path: { id: runId } }, body: { reason, ...signed } }),
+    );
+  }
+
+  /** Cancels an OPEN run: reward + fee back to the poster. */
+  cancel(runId: number, signer: SignerLike) {
+    return this.step(runId, "cancel", signer);
+  }
+
+  /** 7 days (chain time) after a claim without a submission: refund and half the agent's stake to the poster. */
+  timeoutSlash(runId: number, signer: SignerLike) {
+    return this.step(runId, "timeout-slash", signer);
+  }
+
+  /** Operator only (admin token): resolves a dispute for the agent (paid) or the poster (slash, reopen). */
+  resolve(runId: number, body: RequestBody<"/api/runs/{id}/resolve", "post">) {
+    return this.core.call(this.core.api.POST("/api/runs/{id}/resolve", { params: { path: { id: runId } }, body }));
+  }
+
+  private async step(runId: number, step: Step, signer: SignerLike) {
+    const signed = await this.core.signAction(signer, STEP_ACTION[step], "run", runId);
+    const path = `/api/runs/{id}/${step}` as "/api/runs/{id}/start";
+    return this.core.call(this.core.api.POST(path, { params: { path: { id: runId } }, body: signed }));
+  }
+}

@@ -1,0 +1,16 @@
+// Pure signing helpers of AgentHub's protocols (no HTTP): what the server verifies, built the same way here.
+export { claimMessage } from "./claim.ts";
+export { ballotTypedData, GOVERNOR_EIP712_NAME, GOVERNOR_EIP712_VERSION } from "./governance.ts";
+export {
+  type PaymentRequest,
+  type SignedPayment,
+  SPEC_DOMAIN_NAME,
+  SPEC_DOMAIN_VERSION,
+  SPEC_PAYMENT_FIELDS,
+  SPEC_PAYMENT_TYPES,
+  signPayment,
+  signPaymentObject,
+  specDomain,
+} from "./payment.ts";
+export { PERMIT_TYPES, permitTypedData } from "./permit.ts";
+export { actionResource, buildActionMessage, CHAIN_ID } from "./signed-action.ts";

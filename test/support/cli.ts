@@ -1,0 +1,71 @@
+// Runs the `agenthub` CLI as a real process against the test stack (--json), as a script would.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import type { Hex } from "viem";
+import { freshIp, stack } from "./stack.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+const main = join(root, "cli", "src", "main.ts");
+
+export interface CliResult {
+  code: number;
+  json: any;
+  stdout: string;
+  stderr: string;
+}
+
+export async function agenthub(
+  args: string[],
+  opts: { key?: Hex; env?: Record<string, string>; ip?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      main,
+      "--api",
+      stack.apiUrl,
+      "--rpc",
+      stack.rpcUrl,
+      "--json",
+      // Each invocation is its own client (the stack trusts one proxy hop), so rate limits do not leak across tests.
+      "--header",
+      `x-forwarded-for:${opts.ip ?? freshIp()}`,
+      ...args,
+    ],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        ...(opts.key ? { AGENTHUB_PRIVATE_KEY: opts.key } : {}),
+        ...opts.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 120_000);
+  const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? -1)));
+  clearTimeout(timer);
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, json, stdout, stderr };
+}
+
+/** The CLI's JSON answer; fails with its output unless it exited 0. */
+export async function ok(args: string[], opts: Parameters<typeof agenthub>[1] = {}): Promise<any> {
+  const res = await agenthub(args, opts);
+  if (res.code !== 0) {
+    throw new Error(`agenthub ${args.join(" ")} exited ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
+  }
+  return res.json;
+}
