@@ -14,6 +14,9 @@ const stack = await startStack({
   databaseUrl: process.env.DATABASE_URL,
   rpcUrl: process.env.RPC_URL,
   deploymentsFile: join(repoRoot, "deployments", "localhost.json"),
+  // A live network (README, "Deploying to Base Sepolia"): its deployments file and relayer key; nothing is deployed.
+  existingDeploymentsFile: process.env.RPC_URL ? process.env.DEPLOYMENTS_FILE : undefined,
+  relayerKey: process.env.RPC_URL ? (process.env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined) : undefined,
 });
 
 console.log(`
