@@ -7,6 +7,8 @@ import { startTestDns } from "../test/support/dns.ts";
 import { repoRoot } from "./lib/chain.ts";
 import { startStack } from "./lib/stack.ts";
 
+// Hermetic: a developer's .env (say, a live RPC_URL) must not leak into the test stack's services.
+process.env.ENV_FILE = "";
 const dataDir = mkdtempSync(join(tmpdir(), "agenthub-e2e-"));
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)

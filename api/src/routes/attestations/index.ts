@@ -10,6 +10,7 @@ import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
+import { onUnpaid } from "../../payments/unpaid.ts";
 
 const CREATE_PATH = "/api/attestations/create";
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -172,11 +173,42 @@ async function assertAgent(deps: Deps, agent: number) {
   if (!r.rowCount) throw errors.agentNotFound(agent);
 }
 
+// An attestation whose x402 payment never settles is deleted (and its subject recomputed): attestations are paid.
+onUnpaid(CREATE_PATH, async (deps, { payer, nonce }) => {
+  const { rows } = await deps.pool.query<{ subject_id: string }>(
+    "delete from api.attestation where payer = $1 and payment_nonce = $2 returning subject_id::text",
+    [payer, nonce],
+  );
+  if (rows.length)
+    await recomputeSoon(
+      deps,
+      rows.map((r) => Number(r.subject_id)),
+      "attestation",
+    );
+});
+
+/** The attestation this payment already bought (a retried request, e.g. after 504 PAYMENT_PENDING). */
+async function boughtWith(deps: Deps, payer: string, nonce: string): Promise<Row | undefined> {
+  const { rows } = await deps.pool.query<Row>(
+    `select ${COLUMNS} from api.attestation t where t.payer = $1 and t.payment_nonce = $2`,
+    [payer, nonce],
+  );
+  return rows[0];
+}
+
 export const attestationRoutes = router()
   .openapi(createRouteDef, async (c) => {
     const deps = c.get("deps");
     const payment = c.get("payment");
     const body = c.req.valid("json");
+    const bought = await boughtWith(deps, payment.payer, payment.nonce);
+    if (bought) {
+      const same =
+        Number(bought.attestor_id) === body.attestorId &&
+        Number(bought.subject_id) === body.subjectId &&
+        bought.category === body.category;
+      if (same) return c.json({ attestation: view(bought) }, 201);
+    }
     if (!(ATTESTATION_CATEGORIES as readonly string[]).includes(body.category)) {
       throw new ApiError(400, "INVALID_CATEGORY", `category must be one of ${ATTESTATION_CATEGORIES.join(", ")}`);
     }
