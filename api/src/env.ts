@@ -84,6 +84,12 @@ export const apiEnvSchema = z.object({
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.optional(),
   /** Base URL of organization dashboards (the creation answer's `dashboard` is <base>/<subdomain>). */
   ORG_DASHBOARD_URL: z.string().url().optional(),
+  /** Relayed profile writes (setTokenURI): one per agent per window (updates inside it are published together). */
+  PROFILE_COALESCE_SECONDS: z.coerce.number().int().positive().default(60),
+  PROFILE_PUBLISH_INTERVAL_SECONDS: z.coerce.number().int().positive().default(15),
+  /** Relayed profile writes allowed per agent and per owner address per day (429 RELAY_QUOTA_EXCEEDED past them). */
+  PROFILE_RELAYS_PER_AGENT_DAY: z.coerce.number().int().positive().default(24),
+  PROFILE_RELAYS_PER_OWNER_DAY: z.coerce.number().int().positive().default(100),
   /** How often due subscription runs are created (chain time decides what is due). */
   SUBSCRIPTION_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });

@@ -64,6 +64,7 @@ class Lane {
 }
 
 export interface RelayerOptions {
+  rpcUrls: string[];
   transport: Transport;
   privateKey: Hex;
   deployments: Deployments;
@@ -92,7 +93,8 @@ export class Relayer {
   constructor(private readonly opts: RelayerOptions) {
     this.account = privateKeyToAccount(opts.privateKey);
     this.publicClient = createPublicClient({
-      chain: agentHubChain("http://unused.invalid"),
+      // The chain's id and currency; requests go through `transport` (one URL or a fallback over several).
+      chain: agentHubChain(opts.rpcUrls[0]!),
       transport: opts.transport,
       pollingInterval: Math.min(opts.pollIntervalMs, 1000),
     });

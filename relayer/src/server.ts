@@ -47,6 +47,7 @@ export async function startRelayer(
   const registry = createRegistry("relayer");
   const urls = rpcUrls(env);
   const relayer = new Relayer({
+    rpcUrls: urls,
     transport: rpcTransport(urls),
     privateKey: env.RELAYER_PRIVATE_KEY as Hex,
     deployments,

@@ -86,7 +86,10 @@ export class Tracker {
   private ticking: Promise<void> | undefined;
   private stopped = false;
   private balance: { wei: bigint; at: number } | undefined;
+  private balanceCheckedAt = 0;
   private lowWarnedAt = 0;
+  private failingSince: number | undefined;
+  private lastFailureLog = 0;
 
   constructor(private readonly opts: TrackerOptions) {}
 
@@ -182,7 +185,21 @@ export class Tracker {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.ticking = this.tick()
-        .catch((err) => this.opts.logger.warn({ err: errorMessage(err) }, "transaction tracker tick failed"))
+        .then(() => {
+          this.failingSince = undefined;
+        })
+        .catch((err) => {
+          // An RPC outage fails every tick: say so once, then every half minute while it lasts.
+          const now = Date.now();
+          if (this.failingSince === undefined || now - this.lastFailureLog >= BALANCE_CHECK_MS) {
+            this.failingSince ??= now;
+            this.lastFailureLog = now;
+            this.opts.logger.warn(
+              { err: errorMessage(err), failingForSeconds: Math.round((now - this.failingSince) / 1000) },
+              "transaction tracker cannot reach the chain",
+            );
+          }
+        })
         .finally(() => this.schedule());
     }, this.opts.pollIntervalMs);
   }
@@ -305,7 +322,8 @@ export class Tracker {
 
   private async checkBalance(force: boolean): Promise<void> {
     const now = Date.now();
-    if (!force && this.balance && now - this.balance.at < BALANCE_CHECK_MS) return;
+    if (!force && now - this.balanceCheckedAt < BALANCE_CHECK_MS) return;
+    this.balanceCheckedAt = now; // also when the read fails: retried in 30 s, not on every tick
     const wei = await this.opts.client.getBalance({ address: this.address });
     this.balance = { wei, at: now };
     this.opts.metrics.setBalance(wei, this.opts.minBalanceWei);
@@ -317,10 +335,5 @@ export class Tracker {
       );
     }
     if (wei >= this.opts.minBalanceWei) this.lowWarnedAt = 0;
-  }
-
-  /** Re-reads the balance now (after a mined transaction spent gas, or on a metrics scrape). */
-  refreshBalance(): Promise<void> {
-    return this.checkBalance(true);
   }
 }

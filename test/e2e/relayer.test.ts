@@ -1,10 +1,13 @@
 // The relayer an operator can leave alone: a stuck transaction is replaced at the same nonce so the calls behind
 // it complete; several RPC URLs fall back; a low signer balance is logged and exported.
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import { RelayerClient } from "@agenthub/relayer/client";
-import { type Address, type Hex, toHex } from "viem";
+import { type Address, type Hex, keccak256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { faucet, registerAgent } from "../support/agents.ts";
@@ -176,5 +179,77 @@ describe("relayer: RPC fallback and signer balance", () => {
     assert.equal(warning.level, 40, "a warning");
     assert.equal(warning.service, "relayer");
     assert.match(warning.balanceWei ?? "", /^\d+$/);
+  });
+});
+
+describe("relayer: restart", () => {
+  it("sends again a version recorded before a crash but never broadcast; the next call follows it", async () => {
+    const key = generatePrivateKey();
+    const account = privateKeyToAccount(key);
+    await faucet(account.address, 0n, 10n ** 17n);
+    // What a relayer that died between recording a signed version and broadcasting it leaves behind.
+    const recipient = newWallet().address;
+    const nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: "pending" });
+    const fees = await publicClient.estimateFeesPerGas();
+    const serialized = await account.signTransaction({
+      chainId: 84532,
+      type: "eip1559",
+      to: recipient,
+      value: 5n,
+      gas: 21_000n,
+      nonce,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const lostHash = keccak256(serialized);
+    const row = await db.query<{ id: string }>(
+      `insert into relayer.tx (signer, target, function_name, to_address, value, data, status, tx_hash, nonce, gas)
+       values ($1, 'faucet', 'eth', $2, 5, '0x', 'SENT', $3, $4, 21000) returning id::text`,
+      [account.address, recipient, lostHash, nonce],
+    );
+    const id = row.rows[0]!.id;
+    await db.query(
+      `insert into relayer.tx_attempt (hash, tx_id, max_fee_per_gas, max_priority_fee_per_gas, sent_block, sent_at)
+       values ($1, $2, $3, $4, $5, now() - interval '1 minute')`,
+      [
+        lostHash,
+        id,
+        fees.maxFeePerGas.toString(),
+        fees.maxPriorityFeePerGas.toString(),
+        await publicClient.getBlockNumber(),
+      ],
+    );
+
+    // Its .env: a value only the file sets is used; one the real environment sets (the port) wins over the file.
+    const envFile = join(mkdtempSync(join(tmpdir(), "relayer-env-")), ".env");
+    writeFileSync(envFile, "RELAYER_MIN_BALANCE_WEI=12345\nRELAYER_PORT=1\n");
+    const restarted = await startExtraRelayer({
+      RELAYER_PRIVATE_KEY: key,
+      RELAYER_REPLACE_AFTER_SECONDS: "2",
+      LOCAL_CHAIN: "true",
+      ENV_FILE: envFile,
+    });
+    stops.push(restarted.stop);
+    const client = new RelayerClient(restarted.url, stack.secrets.relayerToken);
+    assert.equal((await client.status()).minBalanceWei, "12345");
+
+    const settled = await waitUntil("the recorded transaction mined", async () => {
+      const r = await db.query<TxRecord>("select status, tx_hash, replacements from relayer.tx where id = $1", [id]);
+      return r.rows[0]?.status === "SUCCESS" ? r.rows[0] : undefined;
+    });
+    assert.ok(settled.replacements >= 1);
+    assert.notEqual(settled.tx_hash, lostHash);
+    assert.equal((await publicClient.getTransaction({ hash: settled.tx_hash as Hex })).nonce, nonce);
+    assert.equal(await publicClient.getBalance({ address: recipient }), 5n);
+
+    const res = await fetch(`${restarted.url}/v1/faucet`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${stack.secrets.relayerToken}` },
+      body: JSON.stringify({ address: recipient, eth: "1" }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const { ethTx } = (await res.json()) as { ethTx: Hex };
+    assert.equal((await publicClient.getTransaction({ hash: ethTx })).nonce, nonce + 1);
+    assert.equal(await publicClient.getBalance({ address: recipient }), 6n);
   });
 });

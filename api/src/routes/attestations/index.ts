@@ -7,6 +7,7 @@ import { ATTESTATION_CATEGORIES, attestationWeight } from "../../domain/reputati
 import { recomputeAgent, recomputeSoon } from "../../domain/reputation-store.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
+import { agentControllers } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
@@ -160,8 +161,8 @@ const view = (r: Row) => ({
 });
 
 async function agentInfo(deps: Deps, agent: number) {
-  const r = await deps.pool.query<{ wallet: string; owner: string; score: number | null }>(
-    `select a.wallet, a.owner, r.score from ${deps.env.INDEXER_SCHEMA}.agent a
+  const r = await deps.pool.query<{ wallet: string; owner: string; walletBound: boolean; score: number | null }>(
+    `select a.wallet, a.owner, a.wallet_bound "walletBound", r.score from ${deps.env.INDEXER_SCHEMA}.agent a
        left join api.reputation r on r.agent_id = a.id where a.id = $1`,
     [agent],
   );
@@ -221,7 +222,7 @@ export const attestationRoutes = router()
     const [attestor, subject] = await Promise.all([agentInfo(deps, body.attestorId), agentInfo(deps, body.subjectId)]);
     if (!attestor) throw new ApiError(404, "AGENT_NOT_FOUND", `attestor agent ${body.attestorId} does not exist`);
     if (!subject) throw new ApiError(404, "AGENT_NOT_FOUND", `subject agent ${body.subjectId} does not exist`);
-    const speaksFor = [attestor.wallet, attestor.owner].map((a) => a.toLowerCase());
+    const speaksFor = agentControllers(attestor).map((a) => a.toLowerCase());
     if (!speaksFor.includes(payment.payer.toLowerCase())) {
       throw new ApiError(
         403,
@@ -230,7 +231,8 @@ export const attestationRoutes = router()
       );
     }
     const subjectControllers = new Set([subject.wallet, subject.owner].map((a) => a.toLowerCase()));
-    if (speaksFor.some((a) => subjectControllers.has(a))) {
+    // Same party: any address that ever controlled both (an unbound wallet's key is still held by someone).
+    if ([attestor.wallet, attestor.owner].some((a) => subjectControllers.has(a.toLowerCase()))) {
       throw new ApiError(
         400,
         "SAME_OWNER_ATTESTATION",

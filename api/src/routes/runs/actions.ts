@@ -9,6 +9,7 @@ import type { AppEnv, Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
+import { isAgentWalletOrOwner } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
@@ -39,7 +40,8 @@ const same = (a: string | null, b: string) => a !== null && isAddressEqual(a as 
 /** Checks `signer` may act as `actor` on `run`; returns which side it is. */
 function assertActor(run: RunRecord, signer: Address, actor: Actor): "poster" | "agent" {
   const isPoster = same(run.poster, signer);
-  const isAgent = run.agentId !== null && (same(run.agentOwner, signer) || same(run.agentWallet, signer));
+  const isAgent =
+    run.agentId !== null && (same(run.agentOwner, signer) || (run.agentWalletBound && same(run.agentWallet, signer)));
   if (actor === "poster" && !isPoster) {
     throw errors.forbidden("NOT_RUN_POSTER", `only the run's poster ${run.poster} may do this`);
   }
@@ -199,7 +201,7 @@ export const actionRoutes = router()
     if (!isAddressEqual(signer, body.walletAddress as Address)) {
       throw errors.forbidden("WALLET_MISMATCH", "the message must be signed by walletAddress");
     }
-    if (!same(agent.owner, signer) && !same(agent.wallet, signer)) {
+    if (!isAgentWalletOrOwner(agent, signer)) {
       throw errors.forbidden("WALLET_MISMATCH", `walletAddress is neither agent ${agent.id}'s owner nor its wallet`);
     }
     const relayed = await withRunLock(deps, id, async () => {
