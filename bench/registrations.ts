@@ -90,7 +90,13 @@ const table = [
   "| phase | registrations | seconds | per second | p50 ms | p95 ms | p99 ms | indexed after last answer (ms) |",
   "|---|---|---|---|---|---|---|---|",
   row(`sustained, ${C} in flight`, N, sustainedSeconds, sustained, sustainedLag),
-  row(`burst, ${B} at once`, B, burstSeconds, burst.map((b) => b.ms), burstLag),
+  row(
+    `burst, ${B} at once`,
+    B,
+    burstSeconds,
+    burst.map((b) => b.ms),
+    burstLag,
+  ),
 ].join("\n");
 console.log(table);
 
