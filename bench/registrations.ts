@@ -20,7 +20,7 @@ const stack = await startStack({
   dataDir,
   quiet: true,
   log: (msg) => console.log(`[stack] ${msg}`),
-  apiEnv: { TRUST_PROXY: "1", LOG_LEVEL: "warn", JOBS_ENABLED: "false" },
+  apiEnv: { TRUST_PROXY: "1", LOG_LEVEL: "warn", JOBS_ENABLED: "false", ...JSON.parse(process.env.BENCH_API_ENV ?? "{}") },
 });
 const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
 
@@ -90,7 +90,13 @@ const table = [
   "| phase | registrations | seconds | per second | p50 ms | p95 ms | p99 ms | indexed after last answer (ms) |",
   "|---|---|---|---|---|---|---|---|",
   row(`sustained, ${C} in flight`, N, sustainedSeconds, sustained, sustainedLag),
-  row(`burst, ${B} at once`, B, burstSeconds, burst.map((b) => b.ms), burstLag),
+  row(
+    `burst, ${B} at once`,
+    B,
+    burstSeconds,
+    burst.map((b) => b.ms),
+    burstLag,
+  ),
 ].join("\n");
 console.log(table);
 
