@@ -9,9 +9,9 @@ import { createApp } from "../api/src/app.ts";
 import type { Deps } from "../api/src/context.ts";
 import { createPool } from "../api/src/db/pool.ts";
 import { loadApiEnv } from "../api/src/env.ts";
-import { createDeps } from "../api/src/server.ts";
 import { paymentGate, requirePayment } from "../api/src/payments/index.ts";
 import { searchCacheStats } from "../api/src/routes/intelligence/search.ts";
+import { createDeps } from "../api/src/server.ts";
 
 // The API package's own dependencies (this file lives outside it).
 const apiRequire = createRequire(new URL("../api/package.json", import.meta.url));

@@ -84,6 +84,9 @@ const startingStack = startStack({
   rpcUrl: env.RPC_URL,
   deploymentsFile: join(repoRoot, "deployments", "localhost.json"),
   signal: starting.signal,
+  // A live network (README, "Deploying to Base Sepolia"): its deployments file and relayer key; nothing is deployed.
+  existingDeploymentsFile: process.env.RPC_URL ? process.env.DEPLOYMENTS_FILE : undefined,
+  relayerKey: process.env.RPC_URL ? (process.env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined) : undefined,
 });
 started = startingStack;
 const stack = await startingStack.catch((error: unknown) => {
