@@ -6,20 +6,35 @@ import { repoRoot } from "./lib/chain.ts";
 import { busyPorts, describeHolders } from "./lib/ports.ts";
 import { embeddedPostgresPid } from "./lib/postgres.ts";
 import { beginShutdown } from "./lib/process.ts";
+import { loadStackEnv, type StackEnv } from "./lib/stack-env.ts";
 
 // .env first (real environment variables win): it may point the stack at an external database or chain.
 const envFile = loadDotEnv();
 if (envFile) console.log(`configuration read from ${envFile}`);
 
+let env: StackEnv;
+try {
+  env = loadStackEnv();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+if (env.DATABASE_URL && !env.RPC_URL && !env.RESET_DATABASE) {
+  console.error(`DATABASE_URL points at a database of your own while the chain is local. A local chain is new on every
+start, so npm start must empty the database first: set RESET_DATABASE=true to let it drop and recreate that database
+(everything in it is lost), set RPC_URL to a persistent chain too, or unset DATABASE_URL (embedded Postgres).`);
+  process.exit(1);
+}
+
 const ports = {
-  api: Number(process.env.PORT ?? 3000),
-  relayer: Number(process.env.RELAYER_PORT ?? 3001),
-  indexer: Number(process.env.INDEXER_PORT ?? 42069),
-  chain: process.env.RPC_URL ? undefined : 8545,
-  postgres: process.env.DATABASE_URL ? undefined : Number(process.env.EMBEDDED_PG_PORT ?? 54329),
+  api: env.PORT,
+  relayer: env.RELAYER_PORT,
+  indexer: env.INDEXER_PORT,
+  chain: env.RPC_URL ? undefined : 8545,
+  postgres: env.DATABASE_URL ? undefined : env.EMBEDDED_PG_PORT,
 };
 
-const dataDir = process.env.DATA_DIR ?? join(repoRoot, ".data");
+const dataDir = env.DATA_DIR ?? join(repoRoot, ".data");
 
 // A stack left running by an earlier (crashed or still open) run is reported, never silently reused. The one
 // exception is our own embedded Postgres orphaned by a killed run: its start reports and stops it (postgres.ts).
@@ -65,10 +80,13 @@ const startingStack = startStack({
   pgPort: ports.postgres,
   relayerPort: ports.relayer,
   indexerPort: ports.indexer,
-  databaseUrl: process.env.DATABASE_URL,
-  rpcUrl: process.env.RPC_URL,
+  databaseUrl: env.DATABASE_URL,
+  rpcUrl: env.RPC_URL,
   deploymentsFile: join(repoRoot, "deployments", "localhost.json"),
   signal: starting.signal,
+  // A live network (README, "Deploying to Base Sepolia"): its deployments file and relayer key; nothing is deployed.
+  existingDeploymentsFile: process.env.RPC_URL ? process.env.DEPLOYMENTS_FILE : undefined,
+  relayerKey: process.env.RPC_URL ? (process.env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined) : undefined,
 });
 started = startingStack;
 const stack = await startingStack.catch((error: unknown) => {
@@ -83,5 +101,6 @@ AgentHub is up.
   API            http://localhost:${new URL(stack.apiUrl).port}   (docs: /docs, OpenAPI: /openapi.json)
   JSON-RPC       ${stack.rpcUrl}   (chain id ${stack.deployments.chainId})
   Deployments    ${stack.deploymentsFile}
-  Admin token    stored in .data/secrets.json (Authorization: Bearer <adminToken>)
+  Admin token    in ${join(dataDir, "secrets.json")}: adminToken (Authorization: Bearer <adminToken>)
+  Metrics        /metrics on the API and the relayer, with metricsToken from the same file (Bearer)
 Press Ctrl-C to stop.`);

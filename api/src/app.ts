@@ -116,6 +116,10 @@ export function createApp(deps: Deps) {
           504,
         );
       }
+      if (error.code === "TX_REVERTED" && error.errorName === "EnforcedPause") {
+        // The emergency Safe or governance paused the contract (docs/decisions.md, "Emergency pause").
+        return c.json(errorBody("CONTRACT_PAUSED", `the contract is paused; try again later (${error.message})`), 503);
+      }
       if (error.code === "TX_REVERTED") return c.json(errorBody("TX_REVERTED", error.message), 409);
       if (error.code === "TIMEOUT") {
         return c.json(errorBody("RELAYER_TIMEOUT", "the transaction relayer did not answer in time; retry"), 504);

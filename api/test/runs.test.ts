@@ -92,10 +92,12 @@ describe("run states", () => {
     assert.equal(apiState("RevisionRequested", true), "REVISION_REQUESTED");
     assert.throws(() => apiState("Exploded", true));
   });
-  it("computes the 5% fee rounded down like the escrow", () => {
-    assert.equal(feeOf(10_000_000n), 500_000n);
-    assert.equal(feeOf(12_345_679n), 617_283n);
-    assert.equal(feeOf(19n), 0n);
+  it("computes the fee at the escrow's rate, rounded down like the escrow", () => {
+    assert.equal(feeOf(10_000_000n, 500n), 500_000n);
+    assert.equal(feeOf(12_345_679n, 500n), 617_283n);
+    assert.equal(feeOf(19n, 500n), 0n);
+    assert.equal(feeOf(10_000_000n, 300n), 300_000n);
+    assert.equal(feeOf(10_000_000n, 0n), 0n);
   });
 });
 

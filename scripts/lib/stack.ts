@@ -4,11 +4,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import type { Deployments } from "@agenthub/common";
+import { type Deployments, loadDeployments } from "@agenthub/common";
 import pg from "pg";
 import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts, repoRoot, startHardhatNode } from "./chain.ts";
-import { deployAll } from "./deploy.ts";
+import { deployLocal } from "./deploy.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 import { FatalWait, type Managed, startProcess, waitFor } from "./process.ts";
 
@@ -27,6 +27,10 @@ export interface StackOptions {
   apiEnv?: Record<string, string>;
   /** Where the deployment addresses are written (default: <dataDir>/deployments/localhost.json). */
   deploymentsFile?: string;
+  /** Contracts already deployed (e.g. deployments/baseSepolia.json with `rpcUrl`): nothing is deployed. */
+  existingDeploymentsFile?: string;
+  /** The relayer's signing key (default: Hardhat's development account #1, the local parameters' relayer). */
+  relayerKey?: `0x${string}`;
   log?: (msg: string) => void;
   /** Aborting it stops a start in progress (Ctrl-C during start-up): what already runs is stopped, start rejects. */
   signal?: AbortSignal;
@@ -135,18 +139,26 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     if (!opts.rpcUrl) await resetDatabase(databaseUrl);
     log(`postgres   ${databaseUrl.replace(/:[^:@/]+@/, ":***@")}`);
 
-    const deploymentsFile = opts.deploymentsFile ?? join(opts.dataDir, "deployments", "localhost.json");
-    const relayerAccount = privateKeyToAccount(devAccounts.relayer);
-    const deployments = await deployAll({
-      network: "localhost",
-      rpcUrl,
-      deployerKey: devAccounts.deployer,
-      relayer: relayerAccount.address,
-      outFile: deploymentsFile,
-      log: (msg) => log(`deploy     ${msg}`),
-    });
-    signal?.throwIfAborted();
-    log(`contracts  deployed (${Object.keys(deployments.contracts).length} + TestUSDC), see ${deploymentsFile}`);
+    const relayerKey = opts.relayerKey ?? devAccounts.relayer;
+    let deploymentsFile = opts.deploymentsFile ?? join(opts.dataDir, "deployments", "localhost.json");
+    let deployments: Deployments;
+    if (opts.existingDeploymentsFile) {
+      deploymentsFile = opts.existingDeploymentsFile;
+      deployments = loadDeployments(deploymentsFile);
+      log(`contracts  ${deployments.network} (chain ${deployments.chainId}) from ${deploymentsFile}`);
+    } else {
+      const started = Date.now();
+      deployments = await deployLocal({
+        network: "localhost",
+        rpcUrl,
+        relayer: privateKeyToAccount(relayerKey).address,
+        deploymentDir: join(opts.dataDir, "ignition", "localhost"),
+        outFile: deploymentsFile,
+        log: (msg) => log(`deploy     ${msg}`),
+      });
+      signal?.throwIfAborted();
+      log(`contracts  deployed with Ignition in ${Date.now() - started} ms, see ${deploymentsFile}`);
+    }
 
     const relayerPort = opts.relayerPort ?? (await freePort());
     const indexerPort = opts.indexerPort ?? (await freePort());
@@ -156,7 +168,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       RPC_URL: rpcUrl,
       DEPLOYMENTS_FILE: deploymentsFile,
       LOCAL_CHAIN: "true",
-      RELAYER_PRIVATE_KEY: devAccounts.relayer,
+      RELAYER_PRIVATE_KEY: relayerKey,
       RELAYER_TOKEN: secrets.relayerToken,
       RELAYER_PORT: String(relayerPort),
       RELAYER_URL: `http://127.0.0.1:${relayerPort}`,

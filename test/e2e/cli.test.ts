@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { AgentHubTokenAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { type Address, type Hex, parseEther } from "viem";
+import { devAccounts } from "../../scripts/lib/chain.ts";
 import { faucet, walletFromKey } from "../support/agents.ts";
 import { agenthub, ok } from "../support/cli.ts";
 import { escrowAddress, usdcBalance } from "../support/runs.ts";
@@ -246,8 +247,8 @@ describe("cli: paid search", () => {
 });
 
 describe("cli: governance", () => {
-  // Hardhat's first development account deployed the token and holds its supply (public test key).
-  const deployer = walletFromKey("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+  // The local deployment gives a development account the community allocation (public test key).
+  const deployer = walletFromKey(devAccounts.governanceHolder);
   const token = deployments.contracts.AgentHubToken.address;
 
   async function holder(amount: bigint) {

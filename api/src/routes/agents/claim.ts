@@ -6,7 +6,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
-import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
 import { hashClaimCode } from "./registration.ts";
 import { agentIdParam } from "./schemas.ts";
@@ -46,7 +46,6 @@ const claimRoute = createRoute({
   path: "/api/agents/{id}/claim",
   tags: ["agents"],
   summary: "Returns the agent wallet's private key exactly once and moves the identity token to userAddress",
-  middleware: [rateLimit("claim", LIMITS.claim)] as const,
   request: {
     params: agentIdParam,
     body: jsonBody(
@@ -179,6 +178,8 @@ export const claimRoutes = router()
   })
   .openapi(claimRoute, async (c) => {
     const deps = c.get("deps");
+    // Counted here, after validation: malformed requests use up nobody's allowance.
+    await enforceRateLimit(c, "claim", LIMITS.claim);
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const row = await walletByCode(deps, body.claimCode);

@@ -70,9 +70,8 @@ export const HELD_STATES: readonly RunState[] = [
 
 export const TERMINAL_STATES: readonly RunState[] = ["APPROVED", "REJECTED", "CANCELLED", "TIMED_OUT"];
 
-/** Platform fee: 5% of the reward, rounded down exactly as RunEscrow computes it. */
-export const FEE_BPS = 500n;
-export const feeOf = (reward: bigint) => (reward * FEE_BPS) / 10_000n;
+/** Platform fee at `feeBps` (RunEscrow's rate, set by governance), rounded down exactly as the escrow does. */
+export const feeOf = (reward: bigint, feeBps: bigint) => (reward * feeBps) / 10_000n;
 
 /** No submission within this long after the claim lets the poster slash (RunEscrow.CLAIM_TIMEOUT). */
 export const CLAIM_TIMEOUT_SECONDS = 7n * 24n * 3600n;
