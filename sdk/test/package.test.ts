@@ -1,0 +1,82 @@
+// The package as published: `pnpm pack` (builds ESM + declarations), the tarball's manifest and files, the built
+// code running on plain Node (no TypeScript loader), and the browser entry bundling for the browser platform
+// (no Node-only imports).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { build } from "esbuild";
+
+const pkgDir = new URL("..", import.meta.url).pathname;
+const tmp = mkdtempSync(join(tmpdir(), "agenthub-sdk-pack-"));
+let unpacked: string;
+
+before(() => {
+  execFileSync("pnpm", ["pack", "--pack-destination", tmp], { cwd: pkgDir, stdio: "pipe" });
+  const tarball = readdirSync(tmp).find((f) => f.endsWith(".tgz"))!;
+  execFileSync("tar", ["-xzf", join(tmp, tarball), "-C", tmp]);
+  unpacked = join(tmp, "package");
+});
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("@agenthub/sdk package", () => {
+  it("publishes dist (ESM, declarations, the OpenAPI document) with exports pointing at it, and no sources", () => {
+    const manifest = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8"));
+    assert.equal(manifest.name, "@agenthub/sdk");
+    assert.equal(manifest.type, "module");
+    assert.deepEqual(manifest.exports["."], { types: "./dist/index.d.ts", default: "./dist/index.js" });
+    assert.equal(manifest.exports["./webhooks"].default, "./dist/webhooks.js");
+    assert.ok(manifest.peerDependencies.viem);
+    const files = execFileSync("find", [".", "-type", "f"], { cwd: unpacked, encoding: "utf8" }).split("\n");
+    for (const f of [
+      "./dist/index.js",
+      "./dist/index.d.ts",
+      "./dist/generated/openapi.d.ts",
+      "./dist/generated/openapi.json",
+    ]) {
+      assert.ok(files.includes(f), `${f} is packed`);
+    }
+    assert.ok(!files.some((f) => f.startsWith("./src/")), "no TypeScript sources");
+    // Declarations import .js files (what consumers resolve), never the .ts sources.
+    assert.doesNotMatch(readFileSync(join(unpacked, "dist", "index.d.ts"), "utf8"), /from "\.\/[^"]+\.ts"/);
+  });
+
+  it("runs on plain Node: signs and verifies a spec payment with the built code", () => {
+    const script = `
+      const sdk = await import(${JSON.stringify(join(pkgDir, "dist", "index.js"))});
+      const { privateKeyToAccount } = await import("viem/accounts");
+      const { verifyTypedData } = await import("viem");
+      const account = privateKeyToAccount("0x${"11".repeat(32)}");
+      const p = await sdk.signPaymentObject(account, { recipient: account.address, endpoint: "/api/intelligence/search", amount: 10n ** 15n });
+      const ok = await verifyTypedData({ address: account.address, domain: sdk.specDomain(), types: sdk.SPEC_PAYMENT_TYPES,
+        primaryType: "Payment", message: { ...p, amount: BigInt(p.amount) }, signature: p.signature });
+      const hub = new sdk.AgentHub({ apiUrl: "http://127.0.0.1:1" });
+      const err = await hub.config().catch((e) => e);
+      console.log(JSON.stringify({ ok, code: err.code, isError: sdk.isAgentHubError(err) }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: pkgDir,
+      encoding: "utf8",
+    });
+    assert.deepEqual(JSON.parse(out), { ok: true, code: "NETWORK_ERROR", isError: true });
+  });
+
+  it("bundles for browsers without Node built-ins", async () => {
+    const result = await build({
+      entryPoints: [join(pkgDir, "dist", "index.js")],
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.ok(inputs.some((i) => i.includes("openapi-fetch")));
+    assert.deepEqual(
+      inputs.filter((i) => i.startsWith("node:") || /^(fs|path|crypto|http|https|net|tls|child_process)$/.test(i)),
+      [],
+    );
+  });
+});
