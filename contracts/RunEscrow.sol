@@ -13,12 +13,13 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 
 /// @title AgentHub run escrow
 /// @notice Funds each run with its reward plus the platform fee and releases them on completion (reward to the
-/// agent's token owner, fee to the treasury), refunds them on cancel / reject / timeout, and slashes the
-/// agent's stake in the {IStakeVault} on a claim timeout or a lost dispute.
-/// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled`.
-/// Storage per run is three words, two of them written at creation: (poster, deadline, maxRevisions,
-/// revisions, state), (reward, agentId, claimedAt) and the deliverable hash. The fee is not stored: it is
-/// always `reward * FEE_BPS / 10_000`.
+/// agent's token owner, fee accrued for the treasury and swept in one transfer), refunds them on cancel / reject /
+/// timeout, and through the {IStakeVault} locks the agent's minimum stake while it holds the run and slashes it to
+/// the poster on a timeout or a lost dispute. A payment that fails (USDC blacklist) is credited, never blocking.
+/// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled
+/// + feesAccrued() + sum of creditOf`. Storage per run is three words, two of them written at creation: (poster,
+/// deadline, maxRevisions, revisions, state), (reward, agentId, claimedAt, revisionRequestedAt) and the deliverable
+/// hash. The fee is not stored: it is always `ceil(reward * FEE_BPS / 10_000)`.
 contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
@@ -32,6 +33,8 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     uint256 public constant FEE_BPS = 500;
     /// @inheritdoc IRunEscrow
     uint64 public constant CLAIM_TIMEOUT = 7 days;
+    /// @inheritdoc IRunEscrow
+    uint64 public constant REVISION_TIMEOUT = 7 days;
 
     uint256 private constant _MAX_BPS = 10_000;
 
@@ -43,9 +46,10 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         uint8 revisions;
         RunState state;
         // word 1
-        uint128 reward;
+        uint96 reward;
         uint64 agentId;
-        uint64 claimedAt;
+        uint48 claimedAt;
+        uint48 revisionRequestedAt;
         // word 2
         bytes32 deliverableHash;
     }
@@ -56,17 +60,25 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     IStakeVault public immutable vault;
     /// @notice The agent identity registry: rewards go to the agent token's current owner.
     IERC721 public immutable identity;
-    uint256 private immutable _minStake;
 
-    // One word: run count and total owed.
+    /// @dev The last failure of a run (one word).
+    struct Failure {
+        uint64 agentId;
+        FailureKind kind;
+        uint96 slashedToPoster;
+    }
+
+    // One word: run count and the ledger (total owed, of which accrued fees).
     uint64 private _runCount;
-    uint192 private _totalOwed;
+    uint96 private _totalOwed;
+    uint96 private _feesAccrued;
     // One word: treasury and slash rate.
     address private _treasury;
     uint16 private _slashBps;
 
     mapping(uint256 runId => RunData) private _runs;
-    mapping(uint256 runId => uint256 agentId) private _failedAgentOf;
+    mapping(uint256 runId => Failure) private _failures;
+    mapping(address account => uint256) private _credits;
 
     constructor(
         IERC20 usdc_,
@@ -83,7 +95,6 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         usdc = usdc_;
         vault = vault_;
         identity = identity_;
-        _minStake = vault_.MIN_STAKE();
         _treasury = treasury_;
         _slashBps = 5000;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
@@ -148,13 +159,13 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         _requireState(runId, run.state, RunState.Open);
         if (block.timestamp > run.deadline) revert RunEscrowDeadlinePassed(runId);
         _checkAgent(agentId);
-        uint256 stake = vault.activeStakeOf(agentId);
-        if (stake < _minStake) revert RunEscrowInsufficientStake(agentId, stake);
 
         run.state = RunState.Claimed;
         run.agentId = agentId.toUint64();
-        run.claimedAt = uint64(block.timestamp);
+        run.claimedAt = uint48(block.timestamp);
         emit RunClaimed(runId, agentId);
+        // Reverts unless the agent is in good standing with the minimum stake active; locks that stake.
+        vault.lock(agentId);
     }
 
     /// @inheritdoc IRunEscrow
@@ -206,6 +217,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         }
         run.revisions = revisions;
         run.state = RunState.RevisionRequested;
+        run.revisionRequestedAt = uint48(block.timestamp);
         emit RevisionRequested(runId, run.agentId, revisions);
     }
 
@@ -219,10 +231,11 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
 
         uint256 agentId = run.agentId;
         run.state = RunState.Rejected;
-        _failedAgentOf[runId] = agentId;
+        _failures[runId] = Failure({agentId: uint64(agentId), kind: FailureKind.Rejected, slashedToPoster: 0});
         uint256 amount = _release(run.reward);
         emit RunRejected(runId, agentId);
-        usdc.safeTransfer(poster, amount);
+        vault.unlock(agentId);
+        _pay(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
@@ -235,26 +248,37 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         run.state = RunState.Cancelled;
         uint256 amount = _release(run.reward);
         emit RunCancelled(runId);
-        usdc.safeTransfer(poster, amount);
+        _pay(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
+    /// @dev Claimed / InProgress runs time out CLAIM_TIMEOUT after the claim; RevisionRequested runs
+    /// REVISION_TIMEOUT after the (last) revision request.
     function timeoutSlash(uint256 runId) external nonReentrant {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
         RunState state = run.state;
-        if (state != RunState.Claimed && state != RunState.InProgress) revert RunEscrowInvalidState(runId, state);
-        uint64 availableAt = run.claimedAt + CLAIM_TIMEOUT;
+        uint64 availableAt;
+        if (state == RunState.Claimed || state == RunState.InProgress) {
+            availableAt = uint64(run.claimedAt) + CLAIM_TIMEOUT;
+        } else if (state == RunState.RevisionRequested) {
+            availableAt = uint64(run.revisionRequestedAt) + REVISION_TIMEOUT;
+        } else {
+            revert RunEscrowInvalidState(runId, state);
+        }
         if (block.timestamp < availableAt) revert RunEscrowTimeoutNotReached(runId, availableAt);
 
         uint256 agentId = run.agentId;
         run.state = RunState.TimedOut;
-        _failedAgentOf[runId] = agentId;
         uint256 amount = _release(run.reward);
-        usdc.safeTransfer(poster, amount);
-        uint256 slashed = vault.slash(agentId, _slashBps, poster, "claim timeout");
+        uint256 slashed = vault.unlockAndSlash(
+            agentId, _slashBps, poster, state == RunState.RevisionRequested ? "revision timeout" : "claim timeout"
+        );
+        _failures[runId] =
+            Failure({agentId: uint64(agentId), kind: FailureKind.TimedOut, slashedToPoster: uint96(slashed)});
         emit RunTimedOut(runId, agentId, slashed);
+        _pay(poster, amount);
     }
 
     // ---------------------------------------------------------------- disputes
@@ -296,11 +320,36 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             run.revisions = 0;
             run.agentId = 0;
             run.claimedAt = 0;
+            run.revisionRequestedAt = 0;
             run.deliverableHash = bytes32(0);
-            _failedAgentOf[runId] = agentId;
-            uint256 slashed = vault.slash(agentId, _slashBps, poster, "dispute lost");
+            uint256 slashed = vault.unlockAndSlash(agentId, _slashBps, poster, "dispute lost");
+            _failures[runId] =
+                Failure({agentId: uint64(agentId), kind: FailureKind.DisputeLost, slashedToPoster: uint96(slashed)});
             emit DisputeResolved(runId, agentId, false, slashed);
         }
+    }
+
+    // ---------------------------------------------------------------- settlement
+
+    /// @inheritdoc IRunEscrow
+    function sweepFees() external nonReentrant returns (uint256 amount) {
+        amount = _feesAccrued;
+        if (amount == 0) revert RunEscrowNothingToSweep();
+        address treasury_ = _treasury;
+        _feesAccrued = 0;
+        _totalOwed -= uint96(amount);
+        emit FeesSwept(treasury_, amount);
+        usdc.safeTransfer(treasury_, amount);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function withdrawCredit(address account) external nonReentrant {
+        uint256 amount = _credits[account];
+        if (amount == 0) revert RunEscrowNoCredit(account);
+        _credits[account] = 0;
+        _totalOwed -= uint96(amount);
+        emit CreditWithdrawn(account, amount);
+        usdc.safeTransfer(account, amount);
     }
 
     // ---------------------------------------------------------------- admin
@@ -335,18 +384,39 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             fee: uint128(_fee(reward)),
             agentId: run.agentId,
             claimedAt: run.claimedAt,
-            deliverableHash: run.deliverableHash
+            deliverableHash: run.deliverableHash,
+            revisionRequestedAt: run.revisionRequestedAt
         });
     }
 
     /// @inheritdoc IRunEscrow
     function failedAgentOf(uint256 runId) external view returns (uint256) {
-        return _failedAgentOf[runId];
+        return _failures[runId].agentId;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function failureOf(uint256 runId)
+        external
+        view
+        returns (uint256 agentId, FailureKind kind, uint256 slashedToPoster)
+    {
+        Failure memory f = _failures[runId];
+        return (f.agentId, f.kind, f.slashedToPoster);
     }
 
     /// @inheritdoc IRunEscrow
     function totalOwed() external view returns (uint256) {
         return _totalOwed;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function feesAccrued() external view returns (uint256) {
+        return _feesAccrued;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function creditOf(address account) external view returns (uint256) {
+        return _credits[account];
     }
 
     /// @inheritdoc IRunEscrow
@@ -359,7 +429,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         return _treasury;
     }
 
-    /// @notice Basis points of the agent's stake slashed on a claim timeout or a lost dispute.
+    /// @notice Basis points of the agent's stake slashed on a timeout or a lost dispute.
     function slashBps() external view returns (uint256) {
         return _slashBps;
     }
@@ -377,51 +447,74 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     ) private returns (uint256 runId) {
         if (poster == address(0)) revert RunEscrowZeroAddress();
         if (reward == 0) revert RunEscrowZeroReward();
-        uint64 newCount = _runCount + 1;
-        runId = newCount;
+        uint96 reward96 = uint256(reward).toUint96();
+        runId = _runCount + 1;
         if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
-        uint256 fee = _fee(reward);
-        uint256 amount = uint256(reward) + fee;
-
-        uint192 owed = (uint256(_totalOwed) + amount).toUint192();
+        uint256 fee = _fee(reward96);
+        _bookNewRun(runId, reward96 + fee);
         RunData storage run = _runs[runId];
         // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is
         // (poster, deadline, maxRevisions, revisions = 0, state = Open), word 1 is (reward, agentId = 0,
-        // claimedAt = 0); the layout follows the declaration order of {RunData} and the ledger variables.
+        // claimedAt = 0, revisionRequestedAt = 0); the layout follows the declaration order of {RunData}.
         uint256 word0 = uint256(uint160(poster)) | (uint256(deadline) << 160) | (uint256(maxRevisions) << 224)
             | (uint256(uint8(RunState.Open)) << 240);
         assembly ("memory-safe") {
-            sstore(_runCount.slot, or(shl(mul(8, _runCount.offset), newCount), shl(mul(8, _totalOwed.offset), owed)))
             sstore(run.slot, word0)
-            sstore(add(run.slot, 1), reward)
+            sstore(add(run.slot, 1), reward96)
         }
 
         emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
     }
 
-    /// @dev Marks the run completed and pays the reward to the agent's owner and the fee to the treasury.
+    /// @dev Sets the run count to `runId` and adds `amount` to the total owed, in one write of the ledger word
+    /// (layout: declaration order of `_runCount`, `_totalOwed`, `_feesAccrued`).
+    function _bookNewRun(uint256 runId, uint256 amount) private {
+        uint96 owed = (uint256(_totalOwed) + amount).toUint96();
+        uint96 fees = _feesAccrued;
+        assembly ("memory-safe") {
+            sstore(
+                _runCount.slot,
+                or(
+                    or(shl(mul(8, _runCount.offset), runId), shl(mul(8, _totalOwed.offset), owed)),
+                    shl(mul(8, _feesAccrued.offset), fees)
+                )
+            )
+        }
+    }
+
+    /// @dev Marks the run completed, releases the agent's stake lock, accrues the fee and pays the reward to the
+    /// agent's owner (credited if the transfer fails).
     function _complete(uint256 runId, RunData storage run) private {
         uint256 agentId = run.agentId;
         uint256 reward = run.reward;
         uint256 fee = _fee(reward);
         address payee = identity.ownerOf(agentId);
-        address treasury_ = _treasury;
 
         run.state = RunState.Completed;
-        _totalOwed -= uint192(reward + fee);
+        (_totalOwed, _feesAccrued) = (_totalOwed - uint96(reward), _feesAccrued + uint96(fee));
         emit RunCompleted(runId, agentId, payee, reward, fee);
-        usdc.safeTransfer(payee, reward);
-        if (fee != 0) usdc.safeTransfer(treasury_, fee);
+        vault.unlock(agentId);
+        _pay(payee, reward);
     }
 
     /// @dev Removes a run's reward + fee from the total owed; returns that amount.
     function _release(uint256 reward) private returns (uint256 amount) {
         amount = reward + _fee(reward);
-        _totalOwed -= uint192(amount);
+        _totalOwed -= uint96(amount);
     }
 
+    /// @dev Pays `amount` (already taken off the total owed) to `to`; if the token refuses (a blacklisted
+    /// recipient, a paused token), credits it to `to` instead so the run still settles.
+    function _pay(address to, uint256 amount) private {
+        if (usdc.trySafeTransfer(to, amount)) return;
+        _credits[to] += amount;
+        _totalOwed += uint96(amount);
+        emit PaymentDeferred(to, amount);
+    }
+
+    /// @dev The fee, rounded up: any non-zero reward pays at least one base unit.
     function _fee(uint256 reward) private pure returns (uint256) {
-        return reward * FEE_BPS / _MAX_BPS;
+        return (reward * FEE_BPS + _MAX_BPS - 1) / _MAX_BPS;
     }
 
     function _run(uint256 runId) private view returns (RunData storage run) {

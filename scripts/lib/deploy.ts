@@ -104,7 +104,7 @@ export async function deployAll(opts: DeployOptions): Promise<Deployments> {
   );
 
   const vaultAbi = abis.StakeVaultAbi as Abi;
-  await write(vault, vaultAbi, "grantRole", [role("SLASHER_ROLE"), escrow]);
+  await write(vault, vaultAbi, "grantRole", [role("ESCROW_ROLE"), escrow]);
   await write(vault, vaultAbi, "grantRole", [role("SLASHER_ROLE"), opts.relayer]);
   await write(vault, vaultAbi, "grantRole", [role("RELAYER_ROLE"), opts.relayer]);
   await write(escrow, abis.RunEscrowAbi as Abi, "grantRole", [role("ARBITER_ROLE"), opts.relayer]);

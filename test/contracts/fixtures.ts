@@ -13,10 +13,19 @@ export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd
 
 /**
  * Deploys the core contract set (TestUSDC, AgentIdentity, StakeVault, RunEscrow) wired as the deploy script
- * wires it: the escrow holds SLASHER_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere.
+ * wires it: the escrow holds ESCROW_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere.
  * Usable directly as a `networkHelpers.loadFixture` fixture.
  */
 export async function deployCore(connection: NetworkConnection) {
+  return deployCoreWith(connection, "TestUSDC");
+}
+
+/** Same as {@link deployCore} with USDC replaced by the blacklisting mock (Circle's USDC blacklist). */
+export async function deployCoreWithBlacklist(connection: NetworkConnection) {
+  return deployCoreWith(connection, "MockBlacklistUSDC");
+}
+
+async function deployCoreWith(connection: NetworkConnection, usdcContract: "TestUSDC" | "MockBlacklistUSDC") {
   const { viem } = connection;
   const publicClient = await viem.getPublicClient();
   const [admin, relayer, treasury, poster, agentOwner, other, poster2, agentOwner2] = await viem.getWalletClients();
@@ -24,7 +33,7 @@ export async function deployCore(connection: NetworkConnection) {
     throw new Error("need at least 8 accounts");
   }
 
-  const usdc = await viem.deployContract("TestUSDC");
+  const usdc = await viem.deployContract(usdcContract as "TestUSDC");
   const identity = await viem.deployContract("AgentIdentity", [admin.account.address, relayer.account.address]);
   const vault = await viem.deployContract("StakeVault", [
     usdc.address,
@@ -43,13 +52,14 @@ export async function deployCore(connection: NetworkConnection) {
 
   const roles = {
     SLASHER: await vault.read.SLASHER_ROLE(),
+    ESCROW: await vault.read.ESCROW_ROLE(),
     VAULT_RELAYER: await vault.read.RELAYER_ROLE(),
     IDENTITY_RELAYER: await identity.read.RELAYER_ROLE(),
     ESCROW_RELAYER: await escrow.read.RELAYER_ROLE(),
     ARBITER: await escrow.read.ARBITER_ROLE(),
     ADMIN: await escrow.read.DEFAULT_ADMIN_ROLE(),
   };
-  await wait(publicClient, vault.write.grantRole([roles.SLASHER, escrow.address], { account: admin.account }));
+  await wait(publicClient, vault.write.grantRole([roles.ESCROW, escrow.address], { account: admin.account }));
   await wait(
     publicClient,
     vault.write.grantRole([roles.VAULT_RELAYER, relayer.account.address], { account: admin.account }),
@@ -95,8 +105,8 @@ export async function stakeAgent(core: Core, agentId: bigint, owner: Address, am
   await wait(publicClient, vault.write.deposit([agentId, amount], { account: owner }));
 }
 
-/** reward * 5%. */
-export const feeOf = (reward: bigint) => (reward * 500n) / 10_000n;
+/** reward * 5%, rounded up to the next base unit (as RunEscrow). */
+export const feeOf = (reward: bigint) => (reward * 500n + 9_999n) / 10_000n;
 
 /** Mints reward + fee to `poster`, approves the escrow and creates a run; returns the run id. */
 export async function createFundedRun(
