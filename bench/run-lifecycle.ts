@@ -17,7 +17,7 @@ const stack = await startStack({
   quiet: true,
   log: (msg) => console.log(`[stack] ${msg}`),
   // Each request carries its own X-Forwarded-For (as behind a load balancer), so rate limits do not bind.
-  apiEnv: { TRUST_PROXY: "true", LOG_LEVEL: "warn" },
+  apiEnv: { TRUST_PROXY: "1", LOG_LEVEL: "warn" },
 });
 console.log(`[stack] up in ${((Date.now() - booted) / 1000).toFixed(1)} s`);
 const stackFile = join(dataDir, "stack.json");

@@ -35,7 +35,7 @@ const stack = await startStack({
   quiet: process.env.E2E_VERBOSE !== "true",
   log: (msg) => console.log(`[stack] ${msg}`),
   // Tests speak for many clients: each sets X-Forwarded-For, as a load balancer would.
-  apiEnv: { TRUST_PROXY: "true", LOG_LEVEL: "warn", ...jobEnv, ...JSON.parse(process.env.E2E_API_ENV ?? "{}") },
+  apiEnv: { TRUST_PROXY: "1", LOG_LEVEL: "warn", ...jobEnv, ...JSON.parse(process.env.E2E_API_ENV ?? "{}") },
 });
 console.log(`[stack] up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const stackFile = join(dataDir, "stack.json");

@@ -20,8 +20,15 @@ export const apiEnvSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default("chain"),
   LOCAL_CHAIN: bool.default(false),
-  /** Behind a load balancer: take the client IP from X-Forwarded-For. */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Proxies in front of the API that append to X-Forwarded-For (0: none, use the socket peer). The client IP is the
+   * entry that many hops from the right; entries further left are client-controlled. "true" = 1, "false" = 0.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})$/, "a number of proxy hops (or true = 1, false = 0)")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
+    .default(0),
   ADMIN_TOKEN: z.string().min(16),
   /** AES-256-GCM key for agent wallet keys at rest. */
   KEY_ENCRYPTION_KEY: hexKey,

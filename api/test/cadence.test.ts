@@ -117,6 +117,62 @@ describe("parseCadence", () => {
   });
 });
 
+describe("parse cost on adversarial input (public, unsigned GET /api/subscriptions/parse-cadence)", () => {
+  // Texts built to make a naive parser do the most work: many phrase matches to compare pairwise, long runs of
+  // separators for trimming patterns to backtrack over, numbers and units that almost match.
+  const units = [
+    "daily ",
+    "daily,",
+    "3 times a day ",
+    "9999 each min ",
+    "every other ",
+    "for 1 day ",
+    ", ",
+    "-",
+    "and ",
+  ];
+  const build = (unit: string, length: number) => `daily for 30 days ${unit.repeat(length / unit.length)}x`;
+  const bestOf = (n: number, f: () => void) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      f();
+      best = Math.min(best, performance.now() - t);
+    }
+    return best;
+  };
+  const attempt = (text: string) => () => {
+    try {
+      parseCadence(text, NOW);
+    } catch (e) {
+      if (!(e instanceof CadenceError)) throw e;
+    }
+  };
+
+  it("refuses text over the cap before parsing it (a 200 KB text costs no more than a short one)", () => {
+    for (const unit of units) {
+      const text = build(unit, 200_000);
+      rejects(text, "SUBSCRIPTION_LIMIT_EXCEEDED", /characters/);
+      const ms = bestOf(3, attempt(text));
+      assert.ok(ms < 20, `${JSON.stringify(unit)} x 200 KB took ${ms.toFixed(1)} ms`);
+    }
+  });
+
+  it("parses any text up to the cap in bounded time", () => {
+    const length = SUBSCRIPTION_LIMITS.maxInstructionsLength - 40;
+    for (const unit of units) {
+      const text = build(unit, length);
+      assert.ok(text.length <= SUBSCRIPTION_LIMITS.maxInstructionsLength);
+      const ms = bestOf(5, attempt(text));
+      assert.ok(ms < 15, `${JSON.stringify(unit)} x ${length} took ${ms.toFixed(1)} ms`);
+    }
+  });
+
+  it("names at most three of the phrases it found ambiguous", () => {
+    rejects(build("weekly ", 4_000), "INVALID_CADENCE", /^more than one frequency \("daily", "weekly", "weekly"\)/);
+  });
+});
+
 describe("costs and schedule", () => {
   it("adds the 5% fee per run, in base units", () => {
     assert.deepEqual(costsOf(1_000_000n, 30), {

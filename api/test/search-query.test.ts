@@ -51,7 +51,7 @@ describe("search filters", () => {
     assert.match(walk.text, new RegExp(`order by score desc, agent_id limit ${SCORE_WALK_ROWS}\\)`));
     assert.match(walk.text, /api\.search_walk_share\(/);
     // filters, the cap (limit + 1), the limit, then the gate's inputs: query, tags (lower-cased, null when
-    // absent), verifiedOnly, minUptime, the share needed, and minScore for the total's estimate
+    // absent), verifiedOnly, minUptime, minScore for the total's estimate, then the share the gate needs
     assert.deepEqual(walk.values, [
       ["coding"],
       "rust",
@@ -64,8 +64,8 @@ describe("search filters", () => {
       null,
       true,
       null,
-      21 / SCORE_WALK_ROWS,
       null,
+      21 / SCORE_WALK_ROWS,
     ]);
     // Named statements: the same shape shares one name, another shape gets another.
     assert.equal(searchStatement("walk", "chain", { ...f, query: "go" }, false).name, walk.name);
@@ -75,7 +75,16 @@ describe("search filters", () => {
     assert.doesNotMatch(plain.text, /search_walk_share/);
     // The estimate's inputs are passed all the same.
     assert.match(plain.text, /api\.search_estimate\(/);
-    assert.deepEqual(plain.values, [10, 21, 20, null, null, null, null, null, false, null, 21 / SCORE_WALK_ROWS, 10]);
+    assert.deepEqual(plain.values, [10, 21, 20, null, null, null, null, null, false, null, 10]);
+    // Postgres cannot type a parameter no statement text uses ("could not determine data type of parameter").
+    for (const body of [{ limit: 5 }, { limit: 20, minScore: 10 }, { limit: 20, minUptime: 5 }, f]) {
+      for (const pass of ["walk", "rest", "match"] as const) {
+        const q = searchStatement(pass, "chain", body, false);
+        for (let i = 1; i <= (q.values?.length ?? 0); i++) {
+          assert.match(q.text, new RegExp(`\\$${i}(?!\\d)`), `${pass} ${JSON.stringify(body)} uses $${i}`);
+        }
+      }
+    }
     // The match pass orders by score + 0 (off the score index) and counts every match.
     const match = searchStatement("match", "chain", f, false);
     assert.match(match.text, /count\(\*\) over \(\)/);

@@ -5,6 +5,8 @@ import { cidOf } from "@agenthub/api/lib/ipfs";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import { privateKeyToAccount } from "viem/accounts";
 import {
+  allowanceOf,
+  approveUsdc,
   claimAgent,
   depositDirect,
   faucet,
@@ -12,6 +14,7 @@ import {
   signedAction,
   signPermit,
   stakedAgent,
+  usdcOf,
 } from "../support/agents.ts";
 import { api, db, deployments, freshIp, newWallet, publicClient, stack } from "../support/stack.ts";
 
@@ -357,6 +360,47 @@ describe("agents: stake, slash and the trust ladder", () => {
     assert.equal(eth, 0n, "the agent wallet never needed ETH");
   });
 
+  it("a permit that is not the wallet's cannot pull the wallet's existing allowance into a stake", async () => {
+    const reg = await registerAgent();
+    const { agentKey } = await claimAgent(reg.agentId, reg.claimCode);
+    const vault = deployments.contracts.StakeVault.address;
+    // The victim approved the vault for a direct deposit it has not made yet.
+    await faucet(reg.walletAddress, 50_000_000n, 10n ** 16n);
+    await approveUsdc(agentKey, vault, 50_000_000n);
+    const attacker = newWallet();
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const forged = [
+      // the attacker's own signature over the victim's permit fields
+      await signPermit(attacker.key, vault, 50_000_000n, deadline),
+      // a well-formed signature that recovers to nobody in particular
+      `0x${"11".repeat(32)}${"22".repeat(32)}1b`,
+    ];
+    // the victim's real permit, but for another amount than the one asked
+    const otherAmount = await signPermit(agentKey, vault, 20_000_000n, deadline);
+    for (const signature of [...forged, otherAmount]) {
+      const res = await api("POST", `/api/agents/${reg.agentId}/stake/permit`, {
+        body: { walletAddress: reg.walletAddress, amount: "50000000", deadline: Number(deadline), signature },
+      });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.error.code, "INVALID_PERMIT");
+    }
+    // An expired permit of the victim's is refused too.
+    const past = BigInt(Math.floor(Date.now() / 1000) - 10);
+    const expired = await api("POST", `/api/agents/${reg.agentId}/stake/permit`, {
+      body: {
+        walletAddress: reg.walletAddress,
+        amount: "50000000",
+        deadline: Number(past),
+        signature: await signPermit(agentKey, vault, 50_000_000n, past),
+      },
+    });
+    assert.equal(expired.body.error?.code, "INVALID_PERMIT");
+    assert.equal(await usdcOf(reg.walletAddress), 50_000_000n);
+    assert.equal(await allowanceOf(reg.walletAddress, vault), 50_000_000n);
+    const status = await api("GET", `/api/agents/${reg.agentId}/stake`);
+    assert.equal(status.body.stakedAmount, "0");
+  });
+
   it("admin slash freezes, re-staking lifts it, three full slashes ban", async () => {
     const agent = await stakedAgent(40_000_000n);
     const noAuth = await api("POST", `/api/agents/${agent.agentId}/slash`, {
@@ -408,6 +452,44 @@ describe("agents: stake, slash and the trust ladder", () => {
     });
     assert.equal(banned.status, 403);
     assert.equal(banned.body.error.code, "AGENT_BANNED");
+  });
+
+  it("admin slash with an Idempotency-Key slashes once however often it is retried", async () => {
+    const agent = await stakedAgent(40_000_000n);
+    const vault = deployments.contracts.StakeVault.address;
+    const before = await usdcOf(vault);
+    const key = `slash-${Math.random().toString(36).slice(2)}`;
+    const slash = (body: Record<string, unknown>, k = key) =>
+      api("POST", `/api/agents/${agent.agentId}/slash`, { headers: { ...admin, "idempotency-key": k }, body });
+    const body = { reason: "fraud", percentage: 25 };
+    // The first request and two retries, one of them concurrent with it.
+    const [first, concurrent] = await Promise.all([slash(body), slash(body)]);
+    const retry = await slash(body);
+    for (const res of [first, concurrent, retry]) {
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.txHash, first.body.txHash);
+      assert.equal(res.body.slashedAmount, "10000000");
+    }
+    assert.equal(retry.body.remainingStake, "30000000");
+    assert.equal(retry.body.slashHistory.length, 1);
+    assert.equal(await usdcOf(vault), before - 10_000_000n, "the vault paid out exactly one slash");
+    // The same key for another slash is refused; a new key slashes again.
+    const reused = await slash({ reason: "fraud", percentage: 50 });
+    assert.equal(reused.status, 409);
+    assert.equal(reused.body.error.code, "IDEMPOTENCY_KEY_REUSED");
+    const bad = await slash(body, "spaces are not allowed");
+    assert.equal(bad.body.error.code, "INVALID_IDEMPOTENCY_KEY");
+    const second = await slash(body, `${key}-2`);
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    assert.equal(second.body.slashHistory.length, 2);
+    // A full slash retried after it emptied the stake still answers the first slash.
+    const fullKey = `${key}-full`;
+    const full = await slash({ reason: "all", percentage: 100 }, fullKey);
+    assert.equal(full.status, 200, JSON.stringify(full.body));
+    const fullRetry = await slash({ reason: "all", percentage: 100 }, fullKey);
+    assert.equal(fullRetry.status, 200, JSON.stringify(fullRetry.body));
+    assert.equal(fullRetry.body.txHash, full.body.txHash);
+    assert.equal(fullRetry.body.slashHistory.length, 3);
   });
 
   it("reports are counted; bad reasons are 400", async () => {

@@ -6,7 +6,7 @@ import { type Browser, chromium } from "playwright-core";
 import { type Hex, hexToString, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { registerAgent } from "../support/agents.ts";
-import { db, deployments, newWallet, publicClient } from "../support/stack.ts";
+import { api, db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
 
 let browser: Browser;
 before(async () => {
@@ -66,5 +66,43 @@ describe("claim page", () => {
     await page.getByText("cannot be used").waitFor();
     assert.equal(await page.isVisible("#claim"), false);
     await page.close();
+  });
+
+  it("a claim code carrying </script><script> runs nothing: invalid format, static page, hash-based CSP", async () => {
+    const payloads = [
+      "</script><script>window.__pwned=1</script>",
+      'x"-alert(window.__pwned=2)-"',
+      "<img src=x onerror=window.__pwned=3>",
+    ];
+    for (const payload of payloads) {
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on("console", (m) => violations.push(m.text()));
+      page.on("dialog", (d) => {
+        violations.push(`dialog ${d.message()}`);
+        void d.dismiss();
+      });
+      const res = await page.goto(`${stack.apiUrl}/claim/${encodeURIComponent(payload)}`);
+      assert.equal(res?.status(), 404, payload);
+      await page.getByText("not valid").waitFor();
+      assert.equal(await page.evaluate("window.__pwned"), undefined, payload);
+      assert.ok(!violations.some((v) => v.startsWith("dialog")), violations.join("\n"));
+      await page.close();
+    }
+    // The header allows the page's own script and style by hash, nothing inline.
+    const res = await api("GET", `/claim/${encodeURIComponent(payloads[0]!)}`);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    assert.match(csp, /script-src 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline/);
+    assert.ok(!String(res.body).includes("__pwned"), "the code is not echoed into the page");
+  });
+
+  it("the same page for every valid code: the code never appears in the HTML", async () => {
+    const reg = await registerAgent({ name: "Static Page" });
+    const res = await api("GET", `/claim/${reg.claimCode}`);
+    assert.equal(res.status, 200);
+    assert.ok(!String(res.body).includes(reg.claimCode));
+    const other = await api("GET", `/claim/${"A".repeat(32)}`);
+    assert.equal(other.body, res.body);
   });
 });

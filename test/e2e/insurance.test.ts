@@ -5,12 +5,15 @@ import { after, describe, it } from "node:test";
 import { InsurancePoolAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import type { Address, Hex } from "viem";
 import {
+  allowanceOf,
+  approveUsdc,
   claimAgent,
   faucet,
   registerAgent,
   signedAction,
   signPermit,
   stakedAgent,
+  usdcOf,
   walletFromKey,
 } from "../support/agents.ts";
 import { chainTime, claim, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
@@ -250,6 +253,37 @@ describe("insurance: staking coverage", () => {
     fails(await api("GET", "/api/insurance/stake/abc"), 400, "VALIDATION_ERROR");
     fails(await api("GET", "/api/insurance/agent/999999/stakes"), 404, "AGENT_NOT_FOUND");
     assert.equal(await coverageOnChain(agent.agentId), 0n);
+  });
+});
+
+describe("insurance: permits are verified before relaying", () => {
+  it("a signature that is not the wallet's permit cannot pull the wallet's existing allowance into coverage", async () => {
+    const agent = await insuredAgent(60_000_000n);
+    await faucet(agent.walletAddress, 0n, 10n ** 16n);
+    await approveUsdc(agent.agentKey, pool, 60_000_000n);
+    const attacker = newWallet();
+    const deadline = (await chainTime()) + 3600n;
+    const body = {
+      agentTokenId: agent.agentId,
+      amountUsdc: "60000000",
+      walletAddress: agent.walletAddress,
+      deadline: Number(deadline),
+    };
+    for (const signature of [
+      await signPermit(attacker.key, pool, 60_000_000n, deadline),
+      `0x${"11".repeat(32)}${"22".repeat(32)}1c`,
+      await signPermit(agent.agentKey, deployments.contracts.StakeVault.address, 60_000_000n, deadline),
+    ]) {
+      fails(await api("POST", "/api/insurance/stake", { body: { ...body, signature } }), 400, "INVALID_PERMIT");
+    }
+    assert.equal(await coverageOnChain(agent.agentId), 0n);
+    assert.equal(await usdcOf(agent.walletAddress), 60_000_000n);
+    assert.equal(await allowanceOf(agent.walletAddress, pool), 60_000_000n);
+    // The wallet's own permit still works, to the base unit.
+    const signature = await signPermit(agent.agentKey, pool, 60_000_000n, deadline);
+    ok(await api("POST", "/api/insurance/stake", { body: { ...body, signature } }));
+    assert.equal(await coverageOnChain(agent.agentId), 60_000_000n);
+    assert.equal(await usdcOf(agent.walletAddress), 0n);
   });
 });
 

@@ -223,6 +223,56 @@ describe("organizations", () => {
     assert.equal(fresh.status, 200);
   });
 
+  it("rotates the test key and the secret too, each with its grace period, and revokes at once on request", async () => {
+    const o = await createOrg();
+    const get = (headers: Record<string, string>) => api("GET", `/api/organizations/${o.id}/stats`, { headers });
+    const rotate = (headers: Record<string, string>, body?: Record<string, unknown>) =>
+      api("POST", `/api/organizations/${o.id}/rotate-key`, { headers, ...(body ? { body } : {}) });
+
+    const test = await rotate(keyAndSecret(o), { kind: "test" });
+    assert.equal(test.status, 200, JSON.stringify(test.body));
+    assert.equal(test.body.kind, "test");
+    assert.match(test.body.testApiKey, /^ah_test_[A-Za-z0-9_-]{43}$/);
+    assert.ok(Date.parse(test.body.previousKeyValidUntil) > Date.now() + 6.99 * 86_400_000);
+    for (const key of [o.testApiKey, test.body.testApiKey]) assert.equal((await get({ "x-api-key": key })).status, 200);
+
+    const secret = await rotate(keyAndSecret(o), { kind: "secret" });
+    assert.equal(secret.status, 200, JSON.stringify(secret.body));
+    assert.match(secret.body.apiSecret, /^ah_secret_[A-Za-z0-9_-]{43}$/);
+    const withSecret = (s: string) => ({ "x-api-key": o.apiKey, "x-api-secret": s });
+    // Both secrets open key+secret operations during the grace period.
+    for (const s of [o.apiSecret, secret.body.apiSecret]) {
+      const res = await api("POST", `/api/organizations/${o.id}/members`, {
+        headers: withSecret(s),
+        body: { email: `m-${uniq()}@example.com`, role: "viewer" },
+      });
+      assert.notEqual(res.status, 401, JSON.stringify(res.body));
+    }
+
+    // A leaked secret: rotate with revokePrevious, and every earlier secret stops at once.
+    const revoked = await rotate(withSecret(secret.body.apiSecret), { kind: "secret", revokePrevious: true });
+    assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+    assert.equal(revoked.body.previousKeyValidUntil, null);
+    for (const s of [o.apiSecret, secret.body.apiSecret]) {
+      const res = await rotate(withSecret(s), { kind: "live" });
+      assert.equal(res.status, 401, JSON.stringify(res.body));
+      assert.equal(code(res), "INVALID_API_SECRET");
+    }
+    // A leaked live key, revoked by the admin: the old key is refused on the very next request.
+    const live = await rotate(admin, { kind: "live", revokePrevious: true });
+    assert.equal(live.status, 200, JSON.stringify(live.body));
+    const old = await get({ "x-api-key": o.apiKey });
+    assert.equal(old.status, 401);
+    assert.equal(code(old), "INVALID_API_KEY");
+    assert.equal((await get({ "x-api-key": live.body.apiKey })).status, 200);
+    // The test key rotated first kept its own grace end; the new one works.
+    assert.equal((await get({ "x-api-key": test.body.testApiKey })).status, 200);
+
+    const badKind = await rotate(admin, { kind: "admin" });
+    assert.equal(badKind.status, 400);
+    assert.equal(code(badKind), "VALIDATION_ERROR");
+  });
+
   it("manages members within the plan limit (starter: 3)", async () => {
     const o = await createOrg(); // the admin email is member 1
     const h = keyAndSecret(o);

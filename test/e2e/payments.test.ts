@@ -55,7 +55,7 @@ async function spawnApi(extra: Record<string, string> = {}): Promise<string> {
       PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,
       JOBS_ENABLED: "false",
-      TRUST_PROXY: "true",
+      TRUST_PROXY: "1",
       LOG_LEVEL: "warn",
       ...extra,
     },

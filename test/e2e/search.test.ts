@@ -268,6 +268,28 @@ describe("search: text and filters", () => {
     );
   });
 
+  it("answers 200 to every valid body shape: no filters, only a limit, only score/uptime/verified", async () => {
+    for (const body of [
+      {},
+      { limit: 5 },
+      { minScore: 0 },
+      { minScore: 10, limit: 3 },
+      { minUptime: 0 },
+      { verifiedOnly: true },
+      { minScore: 0, minUptime: 0, verifiedOnly: false, limit: 1 },
+    ]) {
+      const res = await search(body);
+      assert.equal(res.status, 200, `${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+      const limit = (body as { limit?: number }).limit ?? 20;
+      assert.ok(res.body.results.length <= limit);
+      const scores = res.body.results.map((r: { reputation: { score: number } }) => r.reputation.score);
+      assert.deepEqual(
+        scores,
+        [...scores].sort((a, b) => b - a),
+      );
+    }
+  });
+
   it("validates the body (limit 1-100, types) with 400 VALIDATION_ERROR, and the payment is not consumed", async () => {
     const header = await signPayment(payer.account, { recipient, endpoint: SEARCH });
     for (const body of [{ limit: 101 }, { limit: 0 }, { capabilities: "coding" }, { minScore: "high" }]) {

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { after, before, describe, it, mock } from "node:test";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { claimAgent, depositDirect, faucet, signedAction } from "../support/agents.ts";
 import { startExtraApi } from "../support/processes.ts";
 import { claim, openRun, step } from "../support/runs.ts";
@@ -96,7 +97,8 @@ describe("organization webhooks", () => {
     const o = await createOrg();
     const path = `/registered-${uniq()}`;
     const hook = await addWebhook(o, { url: `${receiver.url}${path}`, events: ["agent.registered"] });
-    assert.match(hook.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    assert.match(hook.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.equal(Buffer.from(hook.secret.slice(6), "base64").length, 32);
     const reg = await api("POST", "/api/agents/register", {
       headers: { authorization: `Bearer ${o.apiKey}` },
       body: { name: "Hooked Agent", capabilities: ["coding"] },
@@ -136,6 +138,84 @@ describe("organization webhooks", () => {
     assert.equal(plain.status, 201);
     await new Promise((r) => setTimeout(r, 2500));
     assert.equal(receiver.at(path).length, before);
+  });
+
+  it("signs the Standard Webhooks way too: a standardwebhooks receiver accepts it, refuses tampered, stale and replayed", async () => {
+    const o = await createOrg();
+    const path = `/standard-${uniq()}`;
+    const hook = await addWebhook(o, { url: `${receiver.url}${path}`, events: ["agent.registered"] });
+    const reg = await api("POST", "/api/agents/register", {
+      headers: { authorization: `Bearer ${o.apiKey}` },
+      body: { name: "Standard Agent" },
+    });
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    const [got] = await waitUntil("delivery", async () => receiver.at(path).length > 0 && receiver.at(path));
+    assert.ok(got);
+    const headers = got.headers as Record<string, string>;
+    const receiverSide = new Webhook(hook.secret);
+    const event = receiverSide.verify(got.body, headers) as { id: string; event: string };
+    assert.equal(event.event, "agent.registered");
+    assert.equal(headers["webhook-id"], event.id);
+    assert.match(headers["webhook-signature"]!, /^v1,[A-Za-z0-9+/]{43}=$/);
+    // The spec's signature still comes along.
+    assert.ok(validSignature(hook.secret, got.body, headers["x-agenthub-signature"]));
+
+    const refuses = (what: string, body: string, h: Record<string, string>) =>
+      assert.throws(() => receiverSide.verify(body, h), WebhookVerificationError, what);
+    refuses("another secret", got.body, {
+      ...headers,
+      "webhook-signature": new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).sign(
+        event.id,
+        new Date(),
+        got.body,
+      ),
+    });
+    refuses("a tampered body", got.body.replace("Standard Agent", "Evil Agent"), headers);
+    refuses("another event id", got.body, { ...headers, "webhook-id": "evt_other" });
+    // A captured delivery sent again with a fresh timestamp: the signature covers the timestamp.
+    refuses("a refreshed timestamp", got.body, {
+      ...headers,
+      "webhook-timestamp": String(Math.floor(Date.now() / 1000) + 1),
+    });
+    // The same delivery replayed 6 minutes later, headers untouched: stale.
+    const sixMinutesLater = Date.now() + 6 * 60_000;
+    mock.method(Date, "now", () => sixMinutesLater);
+    try {
+      assert.throws(() => receiverSide.verify(got.body, headers), /too old/);
+    } finally {
+      mock.restoreAll();
+    }
+
+    // A secret of one's own (not whsec_) keys Standard Webhooks as raw bytes.
+    const ownPath = `/standard-own-${uniq()}`;
+    const own = `my-own-secret-${uniq()}`;
+    await addWebhook(o, { url: `${receiver.url}${ownPath}`, events: ["agent.registered"], secret: own });
+    assert.equal(
+      (
+        await api("POST", "/api/agents/register", {
+          headers: { authorization: `Bearer ${o.apiKey}` },
+          body: { name: "Own Secret" },
+        })
+      ).status,
+      201,
+    );
+    const [ownGot] = await waitUntil("delivery", async () => receiver.at(ownPath).length > 0 && receiver.at(ownPath));
+    assert.ok(ownGot);
+    new Webhook(own, { format: "raw" }).verify(ownGot.body, ownGot.headers as Record<string, string>);
+
+    // A whsec_ secret must be what it claims.
+    for (const secret of [
+      "whsec_not*base64*at*all*here",
+      `whsec_${Buffer.alloc(8).toString("base64")}`,
+      "secret-with-ümlaut-1234",
+    ]) {
+      const res = await api("POST", `/api/organizations/${o.id}/webhooks`, {
+        headers: auth(o),
+        body: { url: `${receiver.url}/x`, events: ["agent.registered"], secret },
+      });
+      assert.equal(res.status, 400, secret);
+      assert.equal(code(res), "INVALID_WEBHOOK_SECRET");
+    }
   });
 
   it("retries a failed delivery with backoff (500, 500, then 200) and logs every attempt", async () => {

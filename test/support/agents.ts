@@ -121,3 +121,33 @@ export async function stakedAgent(amount = 20_000_000n) {
   if (res.status !== 200) throw new Error(`stake failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...reg, ...claim };
 }
+
+/** `key`'s wallet approves `spender` for `amount` USDC itself (needs ETH for gas), as for a direct deposit. */
+export async function approveUsdc(key: Hex, spender: Address, amount: bigint): Promise<void> {
+  const { account, wallet } = walletFromKey(key);
+  const hash = await wallet.writeContract({
+    address: deployments.usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "approve",
+    args: [spender, amount],
+    account,
+    chain,
+  });
+  await publicClient.waitForTransactionReceipt({ hash });
+}
+
+export const usdcOf = (address: Address) =>
+  publicClient.readContract({
+    address: deployments.usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+
+export const allowanceOf = (owner: Address, spender: Address) =>
+  publicClient.readContract({
+    address: deployments.usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "allowance",
+    args: [owner, spender],
+  });

@@ -23,7 +23,15 @@ export const SUBSCRIPTION_LIMITS = {
   maxRewardPerRun: 100_000_000_000n,
   /** Longest task text. */
   maxTaskLength: 4_000,
+  /** Longest instructions text: parsing is linear in it, and the cap bounds the CPU of one parse. */
+  maxInstructionsLength: 5_000,
 } as const;
+
+/**
+ * Phrase matches kept per pattern. A valid text has one frequency and one duration; past a few, the text is
+ * ambiguous anyway, and stopping keeps the overlap checks below constant-time.
+ */
+const MAX_MATCHES = 8;
 
 /** Platform fee in basis points (the escrow's FEE_BPS: 5%). */
 export const FEE_BPS = 500n;
@@ -123,30 +131,39 @@ interface Duration extends Found {
   phrase: string;
 }
 
+/** The first MAX_MATCHES matches of a global regex: one linear scan, stopped early. */
+function* firstMatches(text: string, re: RegExp): Generator<RegExpMatchArray> {
+  let n = 0;
+  for (const m of text.matchAll(re)) {
+    yield m;
+    if (++n >= MAX_MATCHES) return;
+  }
+}
+
 function findFrequency(text: string): Frequency[] {
   const found: Frequency[] = [];
   const add = (m: RegExpMatchArray, everySeconds: number, interval: string, weekday?: number) =>
     found.push({ start: m.index!, end: m.index! + m[0].length, everySeconds, interval, weekday });
   // "twice a week", "3 times per day", "once a day"
   const times = new RegExp(`\\b(once|twice|thrice|${NUM} times) (?:a|an|per|each|every) (hour|day|week|month)\\b`, "g");
-  for (const m of text.matchAll(times)) {
+  for (const m of firstMatches(text, times)) {
     const n = m[1] === "once" ? 1 : m[1] === "twice" ? 2 : m[1] === "thrice" ? 3 : num(m[2]!);
     if (n < 1) continue;
     add(m, Math.floor(unitSeconds(m[3]!) / n), `${m[1]} a ${m[3]}`);
   }
   // "every 6 hours", "every day", "every other week", "each hour"
   const every = new RegExp(`\\b(?:every|each) (?:(other) |${NUM} )?${UNIT}\\b`, "g");
-  for (const m of text.matchAll(every)) {
+  for (const m of firstMatches(text, every)) {
     const n = m[1] ? 2 : m[2] ? num(m[2]) : 1;
     const unit = m[3]!.replace(/^min$/, "minute").replace(/^hr$/, "hour");
     add(m, n * unitSeconds(unit), n === 1 ? `every ${unit}` : `every ${n} ${unit}s`);
   }
   // "every monday", "on mondays", "each friday"
   const weekday = new RegExp(`\\b(?:every|each|on) (${WEEKDAYS.join("|")})s?\\b`, "g");
-  for (const m of text.matchAll(weekday)) add(m, WEEK, `every ${m[1]}`, WEEKDAYS.indexOf(m[1]!));
+  for (const m of firstMatches(text, weekday)) add(m, WEEK, `every ${m[1]}`, WEEKDAYS.indexOf(m[1]!));
   // "daily", "weekly", ...
   const adverb = new RegExp(`\\b(${Object.keys(ADVERBS).join("|")})\\b`, "g");
-  for (const m of text.matchAll(adverb)) {
+  for (const m of firstMatches(text, adverb)) {
     const [seconds, label] = ADVERBS[m[1]!]!;
     add(m, seconds, label);
   }
@@ -157,7 +174,7 @@ function findDuration(text: string): Duration[] {
   const found: Duration[] = [];
   // "for 30 days", "for a week", "for the next 3 months"
   const span = new RegExp(`\\bfor (?:the next |the following )?${NUM} ${UNIT}\\b`, "g");
-  for (const m of text.matchAll(span)) {
+  for (const m of firstMatches(text, span)) {
     const unit = m[2]!.replace(/^min$/, "minute").replace(/^hr$/, "hour");
     found.push({
       start: m.index!,
@@ -168,7 +185,7 @@ function findDuration(text: string): Duration[] {
   }
   // "for 10 runs", "10 times", "for 4 occurrences"
   const count = new RegExp(`\\b(?:for )?${NUM} (?:runs|times|occurrences)\\b`, "g");
-  for (const m of text.matchAll(count)) {
+  for (const m of firstMatches(text, count)) {
     found.push({ start: m.index!, end: m.index! + m[0].length, runs: num(m[1]!), phrase: m[0] });
   }
   return found;
@@ -188,6 +205,13 @@ function nextWeekday(now: bigint, weekday: number): bigint {
 
 /** Parses `instructions` at chain time `now`; throws CadenceError with a code and a hint. */
 export function parseCadence(instructions: string, now: bigint): Cadence {
+  if (instructions.length > SUBSCRIPTION_LIMITS.maxInstructionsLength) {
+    throw new CadenceError(
+      "SUBSCRIPTION_LIMIT_EXCEEDED",
+      `the instructions have ${instructions.length} characters`,
+      `Keep them under ${SUBSCRIPTION_LIMITS.maxInstructionsLength}.`,
+    );
+  }
   // Lower case, one space between words; indices below refer to this text.
   const text = instructions.toLowerCase().replace(/\s+/g, " ").trim();
   const frequencies = findFrequency(text);
@@ -198,7 +222,10 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
   if (distinct.length > 1) {
     throw new CadenceError(
       "INVALID_CADENCE",
-      `more than one frequency ("${distinct.map((f) => text.slice(f.start, f.end)).join('", "')}")`,
+      `more than one frequency ("${distinct
+        .slice(0, 3)
+        .map((f) => text.slice(f.start, f.end))
+        .join('", "')}")`,
       CADENCE_HINT,
     );
   }
@@ -206,7 +233,10 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
   if (durations.length > 1) {
     throw new CadenceError(
       "INVALID_CADENCE",
-      `more than one duration ("${durations.map((d) => d.phrase).join('", "')}")`,
+      `more than one duration ("${durations
+        .slice(0, 3)
+        .map((d) => d.phrase)
+        .join('", "')}")`,
       CADENCE_HINT,
     );
   }
@@ -244,14 +274,11 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
     );
   }
 
-  const task = [frequency, duration]
-    .sort((a, b) => b.start - a.start)
-    .reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, text)
-    .replace(/\s+/g, " ")
-    .replace(/\s+([,.;:!?])/g, "$1")
-    .replace(/^[\s,.;:\-–—]+|[\s,;:\-–—]+$/g, "")
-    .replace(/^(?:and|then)\s+|\s+(?:and|then)$/g, "")
-    .trim();
+  const task = tidyTask(
+    [frequency, duration]
+      .sort((a, b) => b.start - a.start)
+      .reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, text),
+  );
   // Keep the task's original casing: map back through the same whitespace normalization.
   const original = instructions.replace(/\s+/g, " ").trim();
   const cased = restoreCase(task, text, original, [frequency, duration]);
@@ -286,15 +313,31 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
 function restoreCase(lowerTask: string, lower: string, original: string, cut: Found[]): string {
   // toLowerCase keeps lengths for the characters we care about; if not (rare Unicode), fall back to lower case.
   if (lower.length !== original.length) return lowerTask;
-  const kept = [...cut]
-    .sort((a, b) => b.start - a.start)
-    .reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, original)
-    .replace(/\s+/g, " ")
-    .replace(/\s+([,.;:!?])/g, "$1")
-    .replace(/^[\s,.;:\-–—]+|[\s,;:\-–—]+$/g, "")
-    .replace(/^(?:and|then)\s+|\s+(?:and|then)$/gi, "")
-    .trim();
+  const kept = tidyTask(
+    [...cut].sort((a, b) => b.start - a.start).reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, original),
+  );
   return kept.toLowerCase() === lowerTask ? kept : lowerTask;
+}
+
+const LEADING = new Set([..." ,.;:-–—"]);
+const TRAILING = new Set([..." ,;:-–—"]);
+
+/**
+ * The task left after cutting the cadence phrases: single spaces, no space before punctuation, no separators or
+ * dangling "and"/"then" at either end. Loops instead of `[...]+$` patterns, whose backtracking is quadratic on
+ * long runs of separators.
+ */
+function tidyTask(raw: string): string {
+  let t = raw.replace(/\s+/g, " ").replace(/ ([,.;:!?])/g, "$1");
+  let start = 0;
+  let end = t.length;
+  while (start < end && LEADING.has(t[start]!)) start++;
+  while (end > start && TRAILING.has(t[end - 1]!)) end--;
+  t = t.slice(start, end);
+  const lower = t.toLowerCase();
+  if (lower.startsWith("and ") || lower.startsWith("then ")) t = t.slice(t.indexOf(" ") + 1);
+  if (/ (?:and|then)$/i.test(t.slice(-5))) t = t.slice(0, t.lastIndexOf(" "));
+  return t.trim();
 }
 
 /** Run `index` (0-based) of a schedule. */

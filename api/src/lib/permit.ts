@@ -1,5 +1,8 @@
-import { type Hex, hexToSignature } from "viem";
+import { TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { type Address, getAddress, type Hex, hexToSignature, recoverTypedDataAddress } from "viem";
+import type { Deps } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { chainClock } from "./chain-time.ts";
 
 /** Splits a 65-byte EIP-2612 permit signature into (v, r, s); anything else is 400 INVALID_PERMIT. */
 export function splitPermitSignature(signature: string): { v: number; r: Hex; s: Hex } {
@@ -9,4 +12,62 @@ export function splitPermitSignature(signature: string): { v: number; r: Hex; s:
   } catch {
     throw new ApiError(400, "INVALID_PERMIT", "the permit signature is malformed");
   }
+}
+
+export interface PermitRequest {
+  owner: string;
+  spender: Address;
+  value: bigint;
+  deadline: bigint;
+  signature: string;
+}
+
+/**
+ * Checks an EIP-2612 permit before it is relayed: signed by `owner` over exactly this spender, value, the owner's
+ * current token nonce and deadline, and not expired on chain time. The contracts try the permit and fall back to
+ * an existing allowance (so a front-run permit cannot block a deposit); without this check, any signature would let
+ * a caller move an owner's approved USDC. 400 INVALID_PERMIT otherwise.
+ */
+export async function verifiedPermit(deps: Deps, p: PermitRequest): Promise<{ v: number; r: Hex; s: Hex }> {
+  const parts = splitPermitSignature(p.signature);
+  if (p.deadline < (await chainClock(deps).now())) throw new ApiError(400, "INVALID_PERMIT", "the permit has expired");
+  const owner = getAddress(p.owner);
+  const usdc = deps.deployments.usdc;
+  const nonce = await deps.chain.readContract({
+    address: usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "nonces",
+    args: [owner],
+  });
+  const signerAt = (permitNonce: bigint) =>
+    recoverTypedDataAddress({
+      domain: {
+        name: usdc.name,
+        version: usdc.version,
+        chainId: deps.deployments.chainId,
+        verifyingContract: usdc.address,
+      },
+      types: {
+        Permit: [
+          { name: "owner", type: "address" },
+          { name: "spender", type: "address" },
+          { name: "value", type: "uint256" },
+          { name: "nonce", type: "uint256" },
+          { name: "deadline", type: "uint256" },
+        ],
+      },
+      primaryType: "Permit",
+      message: { owner, spender: p.spender, value: p.value, nonce: permitNonce, deadline: p.deadline },
+      signature: p.signature as Hex,
+    }).catch(() => undefined);
+  // The owner's latest permit, already used: a retried request. It goes on to the relayer under the same
+  // idempotency key, which answers the first transaction; used by anyone else, it granted this allowance itself.
+  if ((await signerAt(nonce)) !== owner && !(nonce > 0n && (await signerAt(nonce - 1n)) === owner)) {
+    throw new ApiError(
+      400,
+      "INVALID_PERMIT",
+      `the permit is not ${owner}'s signature for spender ${p.spender}, value ${p.value}, nonce ${nonce} and deadline ${p.deadline}`,
+    );
+  }
+  return parts;
 }

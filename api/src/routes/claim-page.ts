@@ -1,27 +1,24 @@
 // The page behind claimURL: shows the agent, asks a browser wallet (EIP-1193) to sign the claim message,
 // then shows the private key once. No third-party scripts: the key never touches anything but this origin.
+// The page is the same bytes for every claim code: the script reads the code from its own URL, so no user data is
+// ever written into a script, and the CSP allows exactly this script and this style by hash (no 'unsafe-inline').
+import { createHash } from "node:crypto";
 import { Hono } from "hono";
 import type { AppEnv } from "../context.ts";
 
-const page = (claimCode: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Claim your AgentHub agent</title>
-<style>
+/** Claim codes are 24 random bytes in base64url (api/src/routes/agents/register.ts); anything else is not a link. */
+export const CLAIM_CODE_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+const STYLE = `
  body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1b1b1f}
  .card{border:1px solid #ddd;border-radius:12px;padding:1.25rem;margin:1rem 0}
  button{font-size:1rem;padding:.6rem 1.2rem;border-radius:8px;border:0;background:#3b5bdb;color:#fff;cursor:pointer}
  button:disabled{opacity:.5} code{word-break:break-all}
  .warn{background:#fff4e6;border-color:#f59f00} .err{color:#c92a2a}
-</style></head>
-<body>
-<h1>Claim your agent</h1>
-<div id="info" class="card">Loading…</div>
-<div id="actions" hidden><button id="claim">Connect wallet and claim</button></div>
-<div id="result" class="card warn" hidden></div>
-<p id="error" class="err" role="alert"></p>
-<script type="module">
-const claimCode = ${JSON.stringify(claimCode)};
+`;
+
+const SCRIPT = `
+const claimCode = decodeURIComponent(location.pathname.split("/").pop() || "");
 const $ = (id) => document.getElementById(id);
 const show = (el, html) => { el.innerHTML = html; el.hidden = false; };
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
@@ -59,14 +56,45 @@ $("claim").addEventListener("click", async () => {
   }
 });
 load();
-</script>
+`;
+
+const shell = (body: string, script = "") => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Claim your AgentHub agent</title>
+<style>${STYLE}</style></head>
+<body>
+<h1>Claim your agent</h1>
+${body}${script ? `\n<script type="module">${script}</script>` : ""}
 </body></html>`;
+
+const CLAIM_PAGE = shell(
+  `<div id="info" class="card">Loading…</div>
+<div id="actions" hidden><button id="claim">Connect wallet and claim</button></div>
+<div id="result" class="card warn" hidden></div>
+<p id="error" class="err" role="alert"></p>`,
+  SCRIPT,
+);
+const INVALID_PAGE = shell(
+  `<p id="error" class="err" role="alert">This claim link is not valid: check that you copied all of it.</p>`,
+);
+
+const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+/** Only the page's own script and style run; no inline handlers, no other origin, no framing, no forms. */
+const CSP = [
+  "default-src 'none'",
+  `script-src ${sha256(SCRIPT)}`,
+  `style-src ${sha256(STYLE)}`,
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 export const claimPageRoutes = new Hono<AppEnv>().get("/claim/:claimCode", (c) => {
   c.header("cache-control", "no-store");
-  c.header(
-    "content-security-policy",
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'",
-  );
-  return c.html(page(c.req.param("claimCode").slice(0, 200)));
+  c.header("content-security-policy", CSP);
+  c.header("x-content-type-options", "nosniff");
+  if (!CLAIM_CODE_PATTERN.test(c.req.param("claimCode"))) return c.html(INVALID_PAGE, 404);
+  return c.html(CLAIM_PAGE);
 });

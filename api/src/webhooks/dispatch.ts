@@ -7,14 +7,7 @@ import type { Deps } from "../context.ts";
 import { mapLimit, pinnedRequest } from "../jobs/health-check.ts";
 import { BlockedTargetError, resolveTarget } from "../jobs/ssrf.ts";
 import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "./events.ts";
-import {
-  DELIVERY_HEADER,
-  EVENT_HEADER,
-  EVENT_ID_HEADER,
-  SIGNATURE_HEADER,
-  signatureHeader,
-  TIMESTAMP_HEADER,
-} from "./signature.ts";
+import { DELIVERY_HEADER, EVENT_HEADER, signedHeaders } from "./signature.ts";
 
 const BATCH = 50;
 const CONCURRENCY = 10;
@@ -104,11 +97,9 @@ export async function dispatchWebhooks(deps: Deps): Promise<{ attempted: number;
           {
             "content-type": "application/json",
             "user-agent": "AgentHub-Webhooks/1.0",
-            [SIGNATURE_HEADER]: signatureHeader(secret, row.body),
-            [EVENT_ID_HEADER]: row.event_id,
+            ...signedHeaders(secret, row.event_id, row.body, Math.floor(Date.now() / 1000)),
             [EVENT_HEADER]: row.event,
             [DELIVERY_HEADER]: row.id,
-            [TIMESTAMP_HEADER]: String(Math.floor(Date.now() / 1000)),
           },
           opts,
         );

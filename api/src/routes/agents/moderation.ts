@@ -1,6 +1,7 @@
 import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
 import { zeroAddress } from "viem";
+import type { Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
 import { ApiError, errors } from "../../errors.ts";
@@ -54,11 +55,18 @@ const slashRoute = createRoute({
   method: "post",
   path: "/api/agents/{id}/slash",
   tags: ["moderation"],
-  summary: "Admin: slash a percentage of the agent's stake to the treasury (on chain)",
+  summary:
+    "Admin: slash a percentage of the agent's stake to the treasury (on chain). Send an Idempotency-Key header: a retry with the same key answers the first slash instead of slashing twice",
   security: [{ adminToken: [] }],
   middleware: [requireAdmin] as const,
   request: {
     params: agentIdParam,
+    headers: z.object({
+      "idempotency-key": z
+        .string()
+        .optional()
+        .openapi({ description: "1-200 visible ASCII characters, unique per intended slash (e.g. a UUID)" }),
+    }),
     body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500), percentage: z.number().gt(0).max(100) })),
   },
   responses: {
@@ -75,9 +83,35 @@ const slashRoute = createRoute({
       }),
       "Slashed",
     ),
-    ...errorResponses(400, 401, 404),
+    ...errorResponses(400, 401, 404, 409),
   },
 });
+
+/** The Idempotency-Key header (Stripe's convention): 1-200 visible ASCII characters, or absent. */
+function idempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,200}$/.test(header)) {
+    throw new ApiError(400, "INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1-200 visible ASCII characters");
+  }
+  return header;
+}
+
+/** True when `key` is new (now bound to this slash); false for a retry of the same slash; 409 for another one. */
+async function claimSlashKey(deps: Deps, key: string, agentId: number, bps: number, reason: string) {
+  const inserted = await deps.pool.query(
+    `insert into api.admin_slash (idempotency_key, agent_id, bps, reason) values ($1, $2, $3, $4)
+     on conflict do nothing`,
+    [key, agentId, bps, reason],
+  );
+  if (inserted.rowCount === 1) return true;
+  const { rows } = await deps.pool.query<{ agent_id: string; bps: number; reason: string }>(
+    "select agent_id::text, bps, reason from api.admin_slash where idempotency_key = $1",
+    [key],
+  );
+  const first = rows[0];
+  if (first && Number(first.agent_id) === agentId && first.bps === bps && first.reason === reason) return false;
+  throw new ApiError(409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another slash");
+}
 
 export const moderationRoutes = router()
   .openapi(reportRoute, async (c) => {
@@ -108,21 +142,31 @@ export const moderationRoutes = router()
     const { reason, percentage } = c.req.valid("json");
     const agent = await findAgent(deps, id);
     if (!agent) throw errors.agentNotFound(id);
-    // The chain decides what can be slashed (the indexer may not have seen the latest deposit yet).
-    const onChain = await deps.chain.readContract({
-      address: deps.deployments.contracts.StakeVault.address,
-      abi: StakeVaultAbi,
-      functionName: "stakeOf",
-      args: [BigInt(id)],
-    });
-    if (onChain === 0n) throw new ApiError(400, "INSUFFICIENT_STAKE", "the agent has no stake to slash");
     const bps = Math.round(percentage * 100);
-    const relayed = await deps.relayer.call("StakeVault", StakeVaultAbi, "slash", [
-      BigInt(id),
-      BigInt(bps),
-      zeroAddress,
-      reason,
-    ]);
+    const key = idempotencyKey(c.req.header("idempotency-key"));
+    // A retry of a keyed slash resumes the first one (the relayer answers the same transaction), even if that
+    // slash took the whole stake.
+    const retry = key !== undefined && !(await claimSlashKey(deps, key, id, bps, reason));
+    if (!retry) {
+      // The chain decides what can be slashed (the indexer may not have seen the latest deposit yet).
+      const onChain = await deps.chain.readContract({
+        address: deps.deployments.contracts.StakeVault.address,
+        abi: StakeVaultAbi,
+        functionName: "stakeOf",
+        args: [BigInt(id)],
+      });
+      if (onChain === 0n) {
+        if (key !== undefined) await deps.pool.query("delete from api.admin_slash where idempotency_key = $1", [key]);
+        throw new ApiError(400, "INSUFFICIENT_STAKE", "the agent has no stake to slash");
+      }
+    }
+    const relayed = await deps.relayer.call(
+      "StakeVault",
+      StakeVaultAbi,
+      "slash",
+      [BigInt(id), BigInt(bps), zeroAddress, reason],
+      key === undefined ? undefined : `admin-slash:${key}`,
+    );
     const slashed = await waitForIndexer(
       `slash ${relayed.txHash}`,
       async () =>

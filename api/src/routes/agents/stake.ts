@@ -7,7 +7,7 @@ import { ApiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
-import { splitPermitSignature } from "../../lib/permit.ts";
+import { verifiedPermit } from "../../lib/permit.ts";
 import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
 import { address, baseUnits, errorResponses, hexSignature, json, jsonBody, txHash } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
@@ -138,7 +138,13 @@ export const stakeRoutes = router()
     const amount = BigInt(body.amount);
     const { agent, now } = await loadAgent(deps, id);
     assertStakeAllowed(agent, now, body.walletAddress, amount);
-    const { r, s, v } = splitPermitSignature(body.signature);
+    const { r, s, v } = await verifiedPermit(deps, {
+      owner: body.walletAddress,
+      spender: deps.deployments.contracts.StakeVault.address,
+      value: amount,
+      deadline: BigInt(body.deadline),
+      signature: body.signature,
+    });
     const relayed = await deps.relayer.call(
       "StakeVault",
       StakeVaultAbi,

@@ -9,7 +9,7 @@ import { ApiError, errors } from "../../errors.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { eventArgs } from "../../lib/events.ts";
 import { router } from "../../lib/openapi.ts";
-import { splitPermitSignature } from "../../lib/permit.ts";
+import { verifiedPermit } from "../../lib/permit.ts";
 import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -172,7 +172,13 @@ export const insuranceRoutes = router()
         amount,
       });
     } else {
-      const { r, s, v } = splitPermitSignature(body.signature!);
+      const { r, s, v } = await verifiedPermit(deps, {
+        owner: wallet,
+        spender: deps.deployments.contracts.InsurancePool.address,
+        value: amount,
+        deadline: BigInt(body.deadline!),
+        signature: body.signature!,
+      });
       const relayed = await relayMapped(
         deps,
         "InsurancePool",

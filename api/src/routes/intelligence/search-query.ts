@@ -132,11 +132,13 @@ export function searchStatement(
     $${n + 8}, $${n + 9}::float8`;
   if (pass === "walk") {
     params.push(f.query?.trim() || null, list(f.capabilities), list(f.programmingLangs), list(f.domains));
-    params.push(list(f.tools), !!f.verifiedOnly, f.minUptime ?? null, cap / SCORE_WALK_ROWS, f.minScore ?? null);
+    params.push(list(f.tools), !!f.verifiedOnly, f.minUptime ?? null, f.minScore ?? null);
+    // Only a gated walk names the share threshold: Postgres refuses a parameter no statement text types.
+    if (gated) params.push(cap / SCORE_WALK_ROWS);
   }
-  const gate = gated ? `where api.search_walk_share(${shareArgs}) >= $${n + 10}::real` : "";
+  const gate = gated ? `where api.search_walk_share(${shareArgs}) >= $${n + 11}::real` : "";
   // When the walk answers, the total is estimated in the same statement (033_agent_search_speed.sql).
-  const estimate = pass === "walk" ? `api.search_estimate(${shareArgs}, $${n + 11}::float8)` : undefined;
+  const estimate = pass === "walk" ? `api.search_estimate(${shareArgs}, $${n + 10}::float8)` : undefined;
   const inner =
     pass === "walk"
       ? `select ${display("d")}, null::int matched

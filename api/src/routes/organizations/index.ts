@@ -20,6 +20,7 @@ import { type CredentialKind, displayPrefix, generateCredential, hashCredential 
 import { choosePlan, PLANS, underLimit } from "./plans.ts";
 import { reserveOrgAgentSlot } from "./quota.ts";
 import { dnsRecords, findOrg, notFound, type OrgRow, slugify, TXT_PREFIX, toView, txtValue } from "./repository.ts";
+import { rotateCredential } from "./rotation.ts";
 import {
   createBody,
   createResponseA,
@@ -37,7 +38,6 @@ import {
 } from "./schemas.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
-export const ROTATION_GRACE_DAYS = 7;
 const tags = ["organizations"];
 const memberIdParam = orgIdParam.extend({
   memberId: z
@@ -113,11 +113,41 @@ const rotateRoute = createRoute({
   method: "post",
   path: "/api/organizations/{id}/rotate-key",
   tags,
-  summary: "New live API key; the previous one keeps working for 7 days",
-  request: { params: orgIdParam },
+  summary:
+    "New live key (default), test key or secret; the values it replaces keep working for 7 days, or stop now with revokePrevious",
+  request: {
+    params: orgIdParam,
+    body: {
+      required: false,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              kind: z.enum(["live", "test", "secret"]).default("live"),
+              revokePrevious: z.boolean().default(false).openapi({
+                description: "End every earlier value of this kind now (a leaked key or secret), no grace period",
+              }),
+            })
+            .strict(),
+        },
+      },
+    },
+  },
   responses: {
-    200: json(z.object({ apiKey: z.string(), previousKeyValidUntil: z.string() }), "Rotated"),
-    ...errorResponses(401, 403, 404),
+    200: json(
+      z.object({
+        kind: z.enum(["live", "test", "secret"]),
+        apiKey: z.string().optional().openapi({ description: "the new live key (kind live)" }),
+        testApiKey: z.string().optional().openapi({ description: "the new test key (kind test)" }),
+        apiSecret: z.string().optional().openapi({ description: "the new secret (kind secret)" }),
+        previousKeyValidUntil: z
+          .string()
+          .nullable()
+          .openapi({ description: "when the replaced values stop working; null: they already have" }),
+      }),
+      "Rotated",
+    ),
+    ...errorResponses(400, 401, 403, 404),
   },
 });
 
@@ -395,27 +425,17 @@ export const organizationRoutes = router()
   .openapi(rotateRoute, async (c) => {
     const deps = c.get("deps");
     const { id } = c.req.valid("param");
+    const { kind = "live", revokePrevious = false } = c.req.valid("json") as {
+      kind?: CredentialKind;
+      revokePrevious?: boolean;
+    };
     await authorized(c, id, true);
-    const apiKey = generateCredential("live");
-    let until!: Date;
-    await withTransaction(deps.pool, async (client) => {
-      await client.query("select 1 from api.organization where id = $1 for update", [id]);
-      const r = await client.query<{ until: Date }>("select now() + make_interval(days => $1) until", [
-        ROTATION_GRACE_DAYS,
-      ]);
-      until = r.rows[0]!.until;
-      // Earlier rotations keep their own (earlier) end of grace.
-      await client.query(
-        `update api.org_credential set expires_at = $2 where org_id = $1 and kind = 'live'
-            and (expires_at is null or expires_at > $2)`,
-        [id, until],
-      );
-      await client.query(
-        "insert into api.org_credential (key_hash, org_id, kind, prefix) values ($1, $2, 'live', $3)",
-        [hashCredential(apiKey), id, displayPrefix(apiKey)],
-      );
-    });
-    return c.json({ apiKey, previousKeyValidUntil: until.toISOString() }, 200);
+    const rotated = await rotateCredential(deps.pool, id, kind, revokePrevious);
+    const field = { live: "apiKey", test: "testApiKey", secret: "apiSecret" }[kind];
+    return c.json(
+      { kind, [field]: rotated.value, previousKeyValidUntil: rotated.previousValidUntil?.toISOString() ?? null },
+      200,
+    );
   })
   .openapi(statsRoute, async (c) => {
     const deps = c.get("deps");

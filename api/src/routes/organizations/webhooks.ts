@@ -11,7 +11,7 @@ import { addressAllowed, classifyAddress } from "../../jobs/ssrf.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { allowPrivateWebhookTargets, encryptSecret } from "../../webhooks/dispatch.ts";
-import { generateWebhookSecret } from "../../webhooks/signature.ts";
+import { generateWebhookSecret, webhookSecretProblem } from "../../webhooks/signature.ts";
 import { authorizeOrg } from "./auth.ts";
 import { PLANS } from "./plans.ts";
 import { findOrg } from "./repository.ts";
@@ -118,6 +118,8 @@ export const webhookRoutes = router()
     if (isIP(host) && !addressAllowed(classifyAddress(host), allowPrivateWebhookTargets(deps))) {
       throw new ApiError(400, "INVALID_WEBHOOK_URL", `webhooks cannot target ${host}`);
     }
+    const secretProblem = body.secret === undefined ? null : webhookSecretProblem(body.secret);
+    if (secretProblem) throw new ApiError(400, "INVALID_WEBHOOK_SECRET", secretProblem);
     const secret = body.secret ?? generateWebhookSecret();
     const webhookId = `wh_${randomBytes(12).toString("hex")}`;
     return await withTransaction(deps.pool, async (client) => {

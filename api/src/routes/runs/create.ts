@@ -6,7 +6,7 @@ import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } fr
 import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
-import { splitPermitSignature } from "../../lib/permit.ts";
+import { verifiedPermit } from "../../lib/permit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { emitOrgEventForAddress } from "../../webhooks/emit.ts";
@@ -82,7 +82,13 @@ async function fundWithPermit(
       `the poster holds ${balance} USDC base units; funding needs ${amount}`,
     );
   }
-  const { r, s, v } = splitPermitSignature(permit.signature);
+  const { r, s, v } = await verifiedPermit(deps, {
+    owner: run.poster,
+    spender: deps.deployments.contracts.RunEscrow.address,
+    value: amount,
+    deadline: BigInt(permit.deadline),
+    signature: permit.signature,
+  });
   // One relayed funding per draft, ever: a retried or concurrent request gets the same transaction.
   const result = await relayEscrow(
     deps,

@@ -1,0 +1,36 @@
+// Client IPs behind proxies (TRUST_PROXY = 1 in the test stack: one load balancer appends the peer it saw).
+// X-Forwarded-For entries left of the trusted hops are written by the client: they must not pick the IP.
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { registerAgent } from "../support/agents.ts";
+import { api, db, freshIp } from "../support/stack.ts";
+
+after(() => db.end());
+
+describe("client IP", () => {
+  it("is the entry the trusted proxy appended (rightmost), not what the client put first", async () => {
+    const { agentId } = await registerAgent();
+    const real = freshIp();
+    const res = await api("POST", `/api/agents/${agentId}/report`, {
+      body: { reason: "SPAM", details: "client ip test" },
+      headers: { "x-forwarded-for": `203.0.113.7, ${real}` },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const { rows } = await db.query("select reporter_ip from api.agent_report where id = $1", [res.body.reportId]);
+    assert.equal(rows[0].reporter_ip, real);
+  });
+
+  it("spoofed first hops do not escape the per-IP registration limit (3 per day)", async () => {
+    const real = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await api("POST", "/api/agents/register", {
+        body: { name: `spoof-${i}` },
+        headers: { "x-forwarded-for": `198.51.100.${i + 1}, ${real}` },
+      });
+      statuses.push(res.status);
+      if (res.status === 429) assert.equal(res.body.error.code, "RATE_LIMITED");
+    }
+    assert.deepEqual(statuses, [201, 201, 201, 429]);
+  });
+});
