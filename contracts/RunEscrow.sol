@@ -63,9 +63,9 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
 
     /// @dev The last failure of a run (one word).
     struct Failure {
+        uint96 slashedToPoster;
         uint64 agentId;
         FailureKind kind;
-        uint96 slashedToPoster;
     }
 
     // One word: run count and the ledger (total owed, of which accrued fees).
@@ -384,8 +384,8 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             fee: uint128(_fee(reward)),
             agentId: run.agentId,
             claimedAt: run.claimedAt,
-            deliverableHash: run.deliverableHash,
-            revisionRequestedAt: run.revisionRequestedAt
+            revisionRequestedAt: run.revisionRequestedAt,
+            deliverableHash: run.deliverableHash
         });
     }
 

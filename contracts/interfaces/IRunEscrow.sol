@@ -42,9 +42,9 @@ interface IRunEscrow {
         uint128 fee;
         uint256 agentId;
         uint64 claimedAt;
-        bytes32 deliverableHash;
         /// @notice When the poster last asked for a revision (0 if never); starts REVISION_TIMEOUT.
         uint64 revisionRequestedAt;
+        bytes32 deliverableHash;
     }
 
     event RunCreated(

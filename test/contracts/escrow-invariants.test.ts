@@ -974,14 +974,16 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     [false, m.vaultCredits],
   ] as const) {
     for (const [account, amount] of [...credits]) {
-      const contract = fromEscrow ? escrow : vault;
       await exec(
         `settle.${fromEscrow ? "escrow" : "vault"}.withdrawCredit(${account.slice(0, 6)})`,
-        () => contract.write.withdrawCredit([account], { account: stranger.account, gas: GAS }),
+        () =>
+          fromEscrow
+            ? escrow.write.withdrawCredit([account], { account: stranger.account, gas: GAS })
+            : vault.write.withdrawCredit([account], { account: stranger.account, gas: GAS }),
         null,
       );
       credits.delete(account);
-      m.move(contract.address, account, amount);
+      m.move(fromEscrow ? escrow.address : vault.address, account, amount);
     }
   }
   if (m.fees > 0n) {

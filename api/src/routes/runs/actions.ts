@@ -29,7 +29,7 @@ import {
   signedOnly,
   submitBody,
 } from "./schemas.ts";
-import { CLAIM_TIMEOUT_SECONDS, type RunState } from "./state.ts";
+import { CLAIM_TIMEOUT_SECONDS, REVISION_TIMEOUT_SECONDS, type RunState } from "./state.ts";
 import { toRunDetail } from "./views.ts";
 
 type Actor = "poster" | "agent" | "party";
@@ -147,7 +147,7 @@ const submitRoute = signedRoute(
 );
 const approveRoute = signedRoute(
   "approve",
-  "Poster approves: reward to the agent's owner, fee to the treasury -> APPROVED (approve-run)",
+  "Poster approves: reward to the agent's owner, fee accrued for the treasury -> APPROVED (approve-run)",
   signedOnly,
 );
 const revisionRoute = signedRoute(
@@ -172,7 +172,7 @@ const cancelRoute = signedRoute(
 );
 const timeoutRoute = signedRoute(
   "timeout-slash",
-  "Poster slashes an agent with no submission 7 days after its claim: refund + stake slash -> TIMED_OUT (timeout-slash)",
+  "Poster slashes an agent with no submission 7 days after its claim, or no resubmission 7 days after a revision request: refund + stake slash -> TIMED_OUT (timeout-slash)",
   signedOnly,
 );
 const resolveRoute = createRoute({
@@ -337,7 +337,8 @@ export const actionRoutes = router()
           return relayEscrow(deps, "requestRevision", [onchain(run)]);
         },
         detail: () => ({ feedback }),
-        done: (run) => `Revision ${run.revisions} of ${run.maxRevisions} requested for run ${run.id}.`,
+        done: (run) =>
+          `Revision ${run.revisions} of ${run.maxRevisions} requested for run ${run.id}; the agent must resubmit by ${isoFromSeconds(run.revisionRequestedAt! + REVISION_TIMEOUT_SECONDS)} or the poster may slash its stake.`,
       }),
       200,
     );
@@ -404,21 +405,26 @@ export const actionRoutes = router()
       await runStep(c, id, body, {
         action: "timeout-slash",
         actor: "poster",
-        from: ["CLAIMED", "IN_PROGRESS"],
+        from: ["CLAIMED", "IN_PROGRESS", "REVISION_REQUESTED"],
         verb: "timeout-slash",
         send: async (deps, run) => {
-          const availableAt = run.claimedAt! + CLAIM_TIMEOUT_SECONDS;
+          const revision = run.state === "REVISION_REQUESTED";
+          const availableAt = revision
+            ? run.revisionRequestedAt! + REVISION_TIMEOUT_SECONDS
+            : run.claimedAt! + CLAIM_TIMEOUT_SECONDS;
           if ((await chainNow(deps)) < availableAt) {
             throw errors.conflict(
               "TIMEOUT_NOT_REACHED",
-              `the agent has until ${isoFromSeconds(availableAt)} (7 days after its claim) to submit`,
+              revision
+                ? `the agent has until ${isoFromSeconds(availableAt)} (7 days after the revision request) to resubmit`
+                : `the agent has until ${isoFromSeconds(availableAt)} (7 days after its claim) to submit`,
             );
           }
           return relayEscrow(deps, "timeoutSlash", [onchain(run)]);
         },
         detail: (run) => ({ agentId: run.agentId }),
         done: (run) =>
-          `Run ${run.id} TIMED_OUT: reward + fee refunded, agent ${run.failedAgentId}'s stake slashed to the poster; the agent is FROZEN until it stakes again.`,
+          `Run ${run.id} TIMED_OUT: reward + fee refunded, agent ${run.failedAgentId}'s stake slashed to the poster; the agent is FROZEN until it stakes again (BANNED at its third slash).`,
       }),
       200,
     );

@@ -70,9 +70,9 @@ export const HELD_STATES: readonly RunState[] = [
 
 export const TERMINAL_STATES: readonly RunState[] = ["APPROVED", "REJECTED", "CANCELLED", "TIMED_OUT"];
 
-/** Platform fee: 5% of the reward, rounded down exactly as RunEscrow computes it. */
-export const FEE_BPS = 500n;
-export const feeOf = (reward: bigint) => (reward * FEE_BPS) / 10_000n;
+export { FEE_BPS, feeOf } from "../../domain/fee.ts";
 
 /** No submission within this long after the claim lets the poster slash (RunEscrow.CLAIM_TIMEOUT). */
 export const CLAIM_TIMEOUT_SECONDS = 7n * 24n * 3600n;
+/** No resubmission within this long after a revision request lets the poster slash (RunEscrow.REVISION_TIMEOUT). */
+export const REVISION_TIMEOUT_SECONDS = 7n * 24n * 3600n;
