@@ -7,6 +7,7 @@ import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IAgentIdentity} from "./interfaces/IAgentIdentity.sol";
+import {RolePausable} from "./utils/RolePausable.sol";
 
 /// @title AgentHub agent identity
 /// @notice ERC-721 agent identities minted by the relayer; `tokenURI` is the agent's registration file.
@@ -18,7 +19,8 @@ import {IAgentIdentity} from "./interfaces/IAgentIdentity.sol";
 ///   bits 88..255  the first 21 bytes of the payload
 /// and the remaining payload bytes follow in consecutive "tail" words. A 66-character
 /// `ipfs://bafkrei...` URI thus takes two storage words instead of the five of a plain string + struct.
-contract AgentIdentity is ERC721, AccessControl, EIP712, IAgentIdentity {
+/// PAUSER_ROLE (the emergency Safe and the timelock) stops mints, transfers, claims and profile updates.
+contract AgentIdentity is ERC721, RolePausable, EIP712, IAgentIdentity {
     using SafeCast for uint256;
 
     /// @notice May mint identities and update any profile on behalf of its (verified) owner.
@@ -63,7 +65,7 @@ contract AgentIdentity is ERC721, AccessControl, EIP712, IAgentIdentity {
     }
 
     /// @inheritdoc IAgentIdentity
-    function setTokenURI(uint256 tokenId, string calldata metadataUri) external {
+    function setTokenURI(uint256 tokenId, string calldata metadataUri) external whenNotPaused {
         address owner = _ownerOf(tokenId);
         if (owner == address(0)) revert AgentIdentityNonexistent(tokenId);
         if (!_isAuthorized(owner, _msgSender(), tokenId) && !hasRole(RELAYER_ROLE, _msgSender())) {
@@ -122,6 +124,16 @@ contract AgentIdentity is ERC721, AccessControl, EIP712, IAgentIdentity {
     /// @inheritdoc ERC721
     function supportsInterface(bytes4 interfaceId) public view override(ERC721, AccessControl) returns (bool) {
         return interfaceId == type(IAgentIdentity).interfaceId || super.supportsInterface(interfaceId);
+    }
+
+    /// @dev Every mint, transfer and claim goes through here: none while paused.
+    function _update(address to, uint256 tokenId, address auth)
+        internal
+        override
+        whenNotPaused
+        returns (address)
+    {
+        return super._update(to, tokenId, auth);
     }
 
     // ---------------------------------------------------------------- packed URI storage

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
@@ -10,6 +9,7 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IInsurancePool} from "./interfaces/IInsurancePool.sol";
 import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
+import {RolePausable} from "./utils/RolePausable.sol";
 
 /// @title AgentHub insurance pool
 /// @notice Agents (their token owners, or anyone on their behalf) stake USDC as coverage. When the run escrow
@@ -17,17 +17,24 @@ import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
 /// run's poster claims once per run and receives min(coverage, loss), where the loss is the run's value
 /// (reward + fee: what posting the work again costs) minus the agent's stake already slashed to the poster for that
 /// failure. A rejection is the poster's own call, refunded in full by the escrow, and pays nothing. Withdrawals wait
-/// WITHDRAWAL_COOLDOWN; coverage that is pending withdrawal stays claimable until it is paid out.
+/// {withdrawalCooldown}; coverage that is pending withdrawal stays claimable until it is paid out.
 /// @dev Invariant: `usdc.balanceOf(address(this)) == totalCoverage()` (barring direct transfers to the pool).
 /// The relayer (RELAYER_ROLE) submits owner and poster actions after the API verified their signed request.
-contract InsurancePool is IInsurancePool, AccessControl, ReentrancyGuard {
+/// The withdrawal cooldown changes only through DEFAULT_ADMIN_ROLE (the governance timelock); PAUSER_ROLE (the
+/// emergency Safe and the timelock) stops every USDC movement: stakes, withdrawals and claims.
+contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
     /// @notice Role allowed to act for token owners and posters (gasless writes).
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
 
+    /// @notice Shortest withdrawal cooldown governance may set.
+    uint64 public constant MIN_WITHDRAWAL_COOLDOWN = 7 days;
+    /// @notice Longest withdrawal cooldown governance may set.
+    uint64 public constant MAX_WITHDRAWAL_COOLDOWN = 90 days;
+
     /// @inheritdoc IInsurancePool
-    uint64 public constant WITHDRAWAL_COOLDOWN = 14 days;
+    uint64 public withdrawalCooldown;
 
     /// @dev A constructor argument was the zero address.
     error InsurancePoolZeroAddress();
@@ -57,14 +64,28 @@ contract InsurancePool is IInsurancePool, AccessControl, ReentrancyGuard {
         usdc = usdc_;
         escrow = escrow_;
         identity = identity_;
+        withdrawalCooldown = 14 days;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         if (relayer != address(0)) _grantRole(RELAYER_ROLE, relayer);
+        emit WithdrawalCooldownUpdated(14 days);
+    }
+
+    // ---------------------------------------------------------------- governance
+
+    /// @notice Sets the cooldown of withdrawals requested from now on (MIN_WITHDRAWAL_COOLDOWN..
+    /// MAX_WITHDRAWAL_COOLDOWN); pending requests keep their date. Admin (governance) only.
+    function setWithdrawalCooldown(uint64 cooldown) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (cooldown < MIN_WITHDRAWAL_COOLDOWN || cooldown > MAX_WITHDRAWAL_COOLDOWN) {
+            revert InsurancePoolInvalidCooldown(cooldown);
+        }
+        withdrawalCooldown = cooldown;
+        emit WithdrawalCooldownUpdated(cooldown);
     }
 
     // ---------------------------------------------------------------- staking
 
     /// @inheritdoc IInsurancePool
-    function stake(uint256 agentId, uint256 amount) external nonReentrant {
+    function stake(uint256 agentId, uint256 amount) external nonReentrant whenNotPaused {
         _stake(agentId, msg.sender, amount);
     }
 
@@ -75,6 +96,7 @@ contract InsurancePool is IInsurancePool, AccessControl, ReentrancyGuard {
     function stakeWithPermit(uint256 agentId, address from, uint256 amount, uint256 deadline, uint8 v, bytes32 r, bytes32 s)
         external
         nonReentrant
+        whenNotPaused
     {
         if (msg.sender != from && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
         try IERC20Permit(address(usdc)).permit(from, address(this), amount, deadline, v, r, s) {} catch {}
@@ -99,13 +121,13 @@ contract InsurancePool is IInsurancePool, AccessControl, ReentrancyGuard {
         if (_pending[agentId].amount != 0) revert InsurancePoolWithdrawalPending(agentId);
         uint256 available = _coverage[agentId];
         if (amount > available) revert InsurancePoolInsufficientCoverage(agentId, available, amount);
-        uint64 availableAt = uint64(block.timestamp) + WITHDRAWAL_COOLDOWN;
+        uint64 availableAt = uint64(block.timestamp) + withdrawalCooldown;
         _pending[agentId] = PendingWithdrawal(SafeCast.toUint192(amount), availableAt);
         emit CoverageWithdrawalRequested(agentId, amount, availableAt);
     }
 
     /// @inheritdoc IInsurancePool
-    function withdraw(uint256 agentId) external nonReentrant {
+    function withdraw(uint256 agentId) external nonReentrant whenNotPaused {
         address owner = _authorizeOwner(agentId);
         PendingWithdrawal memory p = _pending[agentId];
         if (p.amount == 0) revert InsurancePoolNoWithdrawal(agentId);
@@ -123,7 +145,7 @@ contract InsurancePool is IInsurancePool, AccessControl, ReentrancyGuard {
     /// @inheritdoc IInsurancePool
     /// @dev Callable by the run's poster or the relayer; the payout always goes to the poster. If the claim leaves
     /// less coverage than the pending withdrawal, the pending amount is reduced to what is left (and cleared at 0).
-    function claim(uint256 runId) external nonReentrant returns (uint256 paid) {
+    function claim(uint256 runId) external nonReentrant whenNotPaused returns (uint256 paid) {
         (uint256 agentId, IRunEscrow.FailureKind kind, uint256 slashedToPoster) = escrow.failureOf(runId);
         if (agentId == 0) revert InsurancePoolNoFailure(runId);
         if (kind != IRunEscrow.FailureKind.TimedOut && kind != IRunEscrow.FailureKind.DisputeLost) {

@@ -18,8 +18,13 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 /// the poster on a timeout or a lost dispute. A payment that fails (USDC blacklist) is credited, never blocking.
 /// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled
 /// + feesAccrued() + sum of creditOf`. Storage per run is three words, two of them written at creation: (poster,
-/// deadline, maxRevisions, revisions, state), (reward, agentId, claimedAt, revisionRequestedAt) and the deliverable
-/// hash. The fee is not stored: it is always `ceil(reward * FEE_BPS / 10_000)`.
+/// deadline, maxRevisions, revisions, state, feeBps), (reward, agentId, claimedAt, revisionRequestedAt) and the
+/// deliverable hash. The fee is not stored: it is `ceil(reward * feeBps / 10_000)` with the fee rate in force when
+/// the run was funded, so a governance change of {feeBps} never alters what an existing run owes.
+/// Protocol parameters (fee rate, claim timeout, slash rate, treasury) change only through DEFAULT_ADMIN_ROLE,
+/// held by the governance timelock. PAUSER_ROLE (the emergency Safe and the timelock) pauses every function that
+/// moves USDC or starts a new obligation; start, submit, requestRevision and dispute stay open, so a pause never
+/// makes an agent miss a chain-time deadline.
 contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
@@ -28,23 +33,28 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
     /// @notice Resolves disputes.
     bytes32 public constant ARBITER_ROLE = keccak256("ARBITER_ROLE");
+    /// @notice Pauses and unpauses (the emergency multisig and the timelock).
+    bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
 
-    /// @inheritdoc IRunEscrow
-    uint256 public constant FEE_BPS = 500;
-    /// @inheritdoc IRunEscrow
-    uint64 public constant CLAIM_TIMEOUT = 7 days;
-    /// @inheritdoc IRunEscrow
-    uint64 public constant REVISION_TIMEOUT = 7 days;
+    /// @notice Highest fee governance may set: 10% of the reward.
+    uint256 public constant MAX_FEE_BPS = 1_000;
+    /// @notice Shortest claim timeout governance may set.
+    uint64 public constant MIN_CLAIM_TIMEOUT = 1 days;
+    /// @notice Longest claim timeout governance may set: the vault's shortest withdrawal cooldown.
+    uint64 public constant MAX_CLAIM_TIMEOUT = 7 days;
 
     uint256 private constant _MAX_BPS = 10_000;
 
+    // Three words by design (solhint's packing heuristic misreads it): {_createRun} writes words 0 and 1 whole.
+    // solhint-disable-next-line gas-struct-packing
     struct RunData {
         // word 0
         address poster;
-        uint64 deadline;
+        uint48 deadline;
         uint8 maxRevisions;
         uint8 revisions;
         RunState state;
+        uint16 feeBps;
         // word 1
         uint96 reward;
         uint64 agentId;
@@ -68,13 +78,17 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         FailureKind kind;
     }
 
-    // One word: run count and the ledger (total owed, of which accrued fees).
+    // One word, read and written by every run creation: run count, the ledger (total owed, of which accrued
+    // fees), the fee rate and the pause flag.
     uint64 private _runCount;
     uint96 private _totalOwed;
-    uint96 private _feesAccrued;
-    // One word: treasury and slash rate.
+    uint72 private _feesAccrued;
+    uint16 private _feeBps;
+    bool private _paused;
+    // One word: treasury, slash rate and claim timeout.
     address private _treasury;
     uint16 private _slashBps;
+    uint32 private _claimTimeout;
 
     mapping(uint256 runId => RunData) private _runs;
     mapping(uint256 runId => Failure) private _failures;
@@ -97,11 +111,19 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         identity = identity_;
         _treasury = treasury_;
         _slashBps = 5000;
+        _feeBps = 500;
+        _claimTimeout = 7 days;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
-        _grantRole(ARBITER_ROLE, admin);
         _grantRole(RELAYER_ROLE, relayer);
         emit TreasuryUpdated(treasury_);
         emit SlashBpsUpdated(5000);
+        emit FeeBpsUpdated(500);
+        emit ClaimTimeoutUpdated(7 days);
+    }
+
+    modifier whenNotPaused() {
+        if (_paused) revert EnforcedPause();
+        _;
     }
 
     // ---------------------------------------------------------------- poster: funding
@@ -113,8 +135,9 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         returns (uint256 runId)
     {
         _checkPoster(poster);
-        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
-        usdc.safeTransferFrom(poster, address(this), uint256(reward) + _fee(reward));
+        uint256 amount;
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(poster, address(this), amount);
     }
 
     /// @inheritdoc IRunEscrow
@@ -125,8 +148,9 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         uint8 maxRevisions,
         string calldata metadataUri
     ) external nonReentrant onlyRole(RELAYER_ROLE) returns (uint256 runId) {
-        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
-        usdc.safeTransferFrom(_msgSender(), address(this), uint256(reward) + _fee(reward));
+        uint256 amount;
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        usdc.safeTransferFrom(_msgSender(), address(this), amount);
     }
 
     /// @inheritdoc IRunEscrow
@@ -144,17 +168,16 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         bytes32 s
     ) external nonReentrant returns (uint256 runId) {
         _checkPoster(poster);
-        try IERC20Permit(address(usdc)).permit(
-            poster, address(this), uint256(reward) + _fee(reward), permitDeadline, v, r, s
-        ) {} catch {}
-        runId = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
-        usdc.safeTransferFrom(poster, address(this), uint256(reward) + _fee(reward));
+        uint256 amount;
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        try IERC20Permit(address(usdc)).permit(poster, address(this), amount, permitDeadline, v, r, s) {} catch {}
+        usdc.safeTransferFrom(poster, address(this), amount);
     }
 
     // ---------------------------------------------------------------- agent actions
 
     /// @inheritdoc IRunEscrow
-    function claim(uint256 runId, uint256 agentId) external nonReentrant {
+    function claim(uint256 runId, uint256 agentId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         _requireState(runId, run.state, RunState.Open);
         if (block.timestamp > run.deadline) revert RunEscrowDeadlinePassed(runId);
@@ -197,7 +220,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     // ---------------------------------------------------------------- poster actions
 
     /// @inheritdoc IRunEscrow
-    function approve(uint256 runId) external nonReentrant {
+    function approve(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         _checkPoster(run.poster);
         _requireState(runId, run.state, RunState.Submitted);
@@ -222,7 +245,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     }
 
     /// @inheritdoc IRunEscrow
-    function reject(uint256 runId) external nonReentrant {
+    function reject(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
@@ -232,38 +255,38 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         uint256 agentId = run.agentId;
         run.state = RunState.Rejected;
         _failures[runId] = Failure({agentId: uint64(agentId), kind: FailureKind.Rejected, slashedToPoster: 0});
-        uint256 amount = _release(run.reward);
+        uint256 amount = _release(run);
         emit RunRejected(runId, agentId);
         vault.unlock(agentId);
         _pay(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
-    function cancel(uint256 runId) external nonReentrant {
+    function cancel(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
         _requireState(runId, run.state, RunState.Open);
 
         run.state = RunState.Cancelled;
-        uint256 amount = _release(run.reward);
+        uint256 amount = _release(run);
         emit RunCancelled(runId);
         _pay(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
-    /// @dev Claimed / InProgress runs time out CLAIM_TIMEOUT after the claim; RevisionRequested runs
-    /// REVISION_TIMEOUT after the (last) revision request.
-    function timeoutSlash(uint256 runId) external nonReentrant {
+    /// @dev Claimed / InProgress runs time out {claimTimeout} after the claim; RevisionRequested runs the same time
+    /// after the (last) revision request.
+    function timeoutSlash(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
         RunState state = run.state;
         uint64 availableAt;
         if (state == RunState.Claimed || state == RunState.InProgress) {
-            availableAt = uint64(run.claimedAt) + CLAIM_TIMEOUT;
+            availableAt = uint64(run.claimedAt) + _claimTimeout;
         } else if (state == RunState.RevisionRequested) {
-            availableAt = uint64(run.revisionRequestedAt) + REVISION_TIMEOUT;
+            availableAt = uint64(run.revisionRequestedAt) + _claimTimeout;
         } else {
             revert RunEscrowInvalidState(runId, state);
         }
@@ -271,7 +294,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
 
         uint256 agentId = run.agentId;
         run.state = RunState.TimedOut;
-        uint256 amount = _release(run.reward);
+        uint256 amount = _release(run);
         uint256 slashed = vault.unlockAndSlash(
             agentId, _slashBps, poster, state == RunState.RevisionRequested ? "revision timeout" : "claim timeout"
         );
@@ -305,7 +328,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     /// @dev For the agent: completed and paid as {approve} (emits {DisputeResolved} then {RunCompleted}).
     /// For the poster: `slashBps` of the agent's stake goes to the poster, the agent is recorded as failed and
     /// the run reopens (agent, claim time, revisions and deliverable cleared; deadline unchanged).
-    function resolve(uint256 runId, bool forAgent) external nonReentrant {
+    function resolve(uint256 runId, bool forAgent) external nonReentrant whenNotPaused {
         if (!hasRole(ARBITER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
         RunData storage run = _run(runId);
         _requireState(runId, run.state, RunState.Disputed);
@@ -332,7 +355,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     // ---------------------------------------------------------------- settlement
 
     /// @inheritdoc IRunEscrow
-    function sweepFees() external nonReentrant returns (uint256 amount) {
+    function sweepFees() external nonReentrant whenNotPaused returns (uint256 amount) {
         amount = _feesAccrued;
         if (amount == 0) revert RunEscrowNothingToSweep();
         address treasury_ = _treasury;
@@ -343,7 +366,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     }
 
     /// @inheritdoc IRunEscrow
-    function withdrawCredit(address account) external nonReentrant {
+    function withdrawCredit(address account) external nonReentrant whenNotPaused {
         uint256 amount = _credits[account];
         if (amount == 0) revert RunEscrowNoCredit(account);
         _credits[account] = 0;
@@ -354,18 +377,49 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Sets the fee recipient. Admin only.
+    /// @notice Sets the fee recipient (where {sweepFees} sends accrued fees). Admin (governance) only.
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (newTreasury == address(0)) revert RunEscrowZeroAddress();
         _treasury = newTreasury;
         emit TreasuryUpdated(newTreasury);
     }
 
-    /// @notice Sets the share of the agent's stake slashed on timeouts and lost disputes (1..10000). Admin only.
+    /// @notice Sets the share of the agent's stake slashed on timeouts and lost disputes (1..10000). Admin
+    /// (governance) only.
     function setSlashBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (bps == 0 || bps > _MAX_BPS) revert RunEscrowInvalidBps(bps);
         _slashBps = uint16(bps);
         emit SlashBpsUpdated(bps);
+    }
+
+    /// @notice Sets the platform fee charged on runs funded from now on (0..MAX_FEE_BPS). Admin (governance) only.
+    /// @dev Runs already funded keep the fee rate they were funded with.
+    function setFeeBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > MAX_FEE_BPS) revert RunEscrowInvalidFeeBps(bps);
+        _feeBps = uint16(bps);
+        emit FeeBpsUpdated(bps);
+    }
+
+    /// @notice Sets how long after a claim or a revision request, without a (re)submission, the poster may slash
+    /// (MIN_CLAIM_TIMEOUT..MAX_CLAIM_TIMEOUT). Applies to runs already claimed too. Admin (governance) only.
+    function setClaimTimeout(uint64 timeout) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (timeout < MIN_CLAIM_TIMEOUT || timeout > MAX_CLAIM_TIMEOUT) revert RunEscrowInvalidClaimTimeout(timeout);
+        _claimTimeout = uint32(timeout);
+        emit ClaimTimeoutUpdated(timeout);
+    }
+
+    /// @notice Stops every function that moves USDC or starts a new obligation. PAUSER_ROLE only.
+    function pause() external onlyRole(PAUSER_ROLE) {
+        if (_paused) revert EnforcedPause();
+        _paused = true;
+        emit Paused(_msgSender());
+    }
+
+    /// @notice Lifts a pause. PAUSER_ROLE only.
+    function unpause() external onlyRole(PAUSER_ROLE) {
+        if (!_paused) revert ExpectedPause();
+        _paused = false;
+        emit Unpaused(_msgSender());
     }
 
     // ---------------------------------------------------------------- views
@@ -381,7 +435,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             revisions: run.revisions,
             state: run.state,
             reward: uint128(reward),
-            fee: uint128(_fee(reward)),
+            fee: uint128(_fee(reward, run.feeBps)),
             agentId: run.agentId,
             claimedAt: run.claimedAt,
             revisionRequestedAt: run.revisionRequestedAt,
@@ -434,30 +488,46 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         return _slashBps;
     }
 
+    /// @inheritdoc IRunEscrow
+    function feeBps() external view returns (uint256) {
+        return _feeBps;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function claimTimeout() external view returns (uint64) {
+        return _claimTimeout;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function paused() external view returns (bool) {
+        return _paused;
+    }
+
     // ---------------------------------------------------------------- internals
 
-    /// @dev Records the run; the caller then pulls reward + fee from the payer (the poster, or for a sponsored
-    /// run the relayer's prepaid subscription balance).
+    /// @dev Records the run at the current fee rate and returns what the caller then pulls from the payer
+    /// (reward + fee; the poster, or for a sponsored run the relayer's prepaid subscription balance).
     function _createRun(
         address poster,
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
         string calldata metadataUri
-    ) private returns (uint256 runId) {
+    ) private whenNotPaused returns (uint256 runId, uint256 amount) {
         if (poster == address(0)) revert RunEscrowZeroAddress();
         if (reward == 0) revert RunEscrowZeroReward();
         uint96 reward96 = uint256(reward).toUint96();
         runId = _runCount + 1;
         if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
-        uint256 fee = _fee(reward96);
-        _bookNewRun(runId, reward96 + fee);
+        uint16 rate = _feeBps;
+        uint256 fee = _fee(reward96, rate);
+        amount = reward96 + fee;
+        _bookNewRun(runId, amount, rate);
         RunData storage run = _runs[runId];
-        // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is
-        // (poster, deadline, maxRevisions, revisions = 0, state = Open), word 1 is (reward, agentId = 0,
-        // claimedAt = 0, revisionRequestedAt = 0); the layout follows the declaration order of {RunData}.
-        uint256 word0 = uint256(uint160(poster)) | (uint256(deadline) << 160) | (uint256(maxRevisions) << 224)
-            | (uint256(uint8(RunState.Open)) << 240);
+        // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is (poster, deadline,
+        // maxRevisions, revisions = 0, state = Open, feeBps), word 1 is (reward, agentId = 0, claimedAt = 0,
+        // revisionRequestedAt = 0); the layout follows the declaration order of {RunData}.
+        uint256 word0 = _openRunWord(poster, deadline, maxRevisions, rate);
         assembly ("memory-safe") {
             sstore(run.slot, word0)
             sstore(add(run.slot, 1), reward96)
@@ -466,17 +536,28 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
     }
 
+    /// @dev Word 0 of a new run: (poster, deadline, maxRevisions, revisions = 0, state = Open, feeBps).
+    function _openRunWord(address poster, uint64 deadline, uint8 maxRevisions, uint16 rate)
+        private
+        pure
+        returns (uint256)
+    {
+        return uint256(uint160(poster)) | (uint256(uint256(deadline).toUint48()) << 160)
+            | (uint256(maxRevisions) << 208) | (uint256(uint8(RunState.Open)) << 224) | (uint256(rate) << 232);
+    }
+
     /// @dev Sets the run count to `runId` and adds `amount` to the total owed, in one write of the ledger word
-    /// (layout: declaration order of `_runCount`, `_totalOwed`, `_feesAccrued`).
-    function _bookNewRun(uint256 runId, uint256 amount) private {
+    /// (layout: declaration order of `_runCount`, `_totalOwed`, `_feesAccrued`, `_feeBps`, `_paused` = false, which
+    /// {whenNotPaused} already checked).
+    function _bookNewRun(uint256 runId, uint256 amount, uint16 rate) private {
         uint96 owed = (uint256(_totalOwed) + amount).toUint96();
-        uint96 fees = _feesAccrued;
+        uint72 fees = _feesAccrued;
         assembly ("memory-safe") {
             sstore(
                 _runCount.slot,
                 or(
                     or(shl(mul(8, _runCount.offset), runId), shl(mul(8, _totalOwed.offset), owed)),
-                    shl(mul(8, _feesAccrued.offset), fees)
+                    or(shl(mul(8, _feesAccrued.offset), fees), shl(mul(8, _feeBps.offset), rate))
                 )
             )
         }
@@ -487,19 +568,20 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     function _complete(uint256 runId, RunData storage run) private {
         uint256 agentId = run.agentId;
         uint256 reward = run.reward;
-        uint256 fee = _fee(reward);
+        uint256 fee = _fee(reward, run.feeBps);
         address payee = identity.ownerOf(agentId);
 
         run.state = RunState.Completed;
-        (_totalOwed, _feesAccrued) = (_totalOwed - uint96(reward), _feesAccrued + uint96(fee));
+        (_totalOwed, _feesAccrued) = (_totalOwed - uint96(reward), _feesAccrued + uint72(fee));
         emit RunCompleted(runId, agentId, payee, reward, fee);
         vault.unlock(agentId);
         _pay(payee, reward);
     }
 
     /// @dev Removes a run's reward + fee from the total owed; returns that amount.
-    function _release(uint256 reward) private returns (uint256 amount) {
-        amount = reward + _fee(reward);
+    function _release(RunData storage run) private returns (uint256 amount) {
+        uint256 reward = run.reward;
+        amount = reward + _fee(reward, run.feeBps);
         _totalOwed -= uint96(amount);
     }
 
@@ -512,9 +594,10 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         emit PaymentDeferred(to, amount);
     }
 
-    /// @dev The fee, rounded up: any non-zero reward pays at least one base unit.
-    function _fee(uint256 reward) private pure returns (uint256) {
-        return (reward * FEE_BPS + _MAX_BPS - 1) / _MAX_BPS;
+    /// @dev The fee on `reward` at `rate` basis points, rounded up: at a non-zero rate any reward pays at least one
+    /// base unit.
+    function _fee(uint256 reward, uint256 rate) private pure returns (uint256) {
+        return (reward * rate + _MAX_BPS - 1) / _MAX_BPS;
     }
 
     function _run(uint256 runId) private view returns (RunData storage run) {

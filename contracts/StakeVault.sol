@@ -5,9 +5,9 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
-import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IStakeVault} from "./interfaces/IStakeVault.sol";
+import {RolePausable} from "./utils/RolePausable.sol";
 import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 
 /// @title AgentHub stake vault
@@ -15,10 +15,13 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 /// withdraws after a cooldown; the run escrow (ESCROW_ROLE) locks the minimum stake while the agent holds runs and
 /// slashes it to the poster on a verified failure; moderation (SLASHER_ROLE) slashes to the treasury with a reason,
 /// rate limited; governance (DEFAULT_ADMIN_ROLE) bans. Every slash is a strike: frozen, the third one banned.
+/// The minimum stake, the cooldown and the treasury change only through DEFAULT_ADMIN_ROLE (the governance
+/// timelock); PAUSER_ROLE (the emergency Safe and the timelock) stops every USDC movement: deposits, slashes,
+/// withdrawals and credit payouts.
 /// @dev Invariant: `usdc.balanceOf(this) == totalStaked() + totalCredits()`, `totalStaked() == sum of stakeOf`.
 /// Lock counts mirror the escrow's live runs per agent (announced by its RunClaimed and run-ending events), so they
 /// emit no event of their own.
-contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
+contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
 
@@ -29,11 +32,14 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     /// @notice May request and execute withdrawals (always paid to the token owner) and submit permit deposits.
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
 
-    /// @inheritdoc IStakeVault
-    uint256 public constant MIN_STAKE = 20e6;
-    /// @inheritdoc IStakeVault
-    /// @dev Two weeks: longer than the escrow's 7-day timeouts, so a stake backing a claim stays slashable.
-    uint64 public constant WITHDRAWAL_COOLDOWN = 14 days;
+    /// @notice Lowest minimum stake governance may set: 1 USDC.
+    uint256 public constant MIN_STAKE_LOWER_BOUND = 1e6;
+    /// @notice Highest minimum stake governance may set: 1,000,000 USDC.
+    uint256 public constant MIN_STAKE_UPPER_BOUND = 1_000_000e6;
+    /// @notice Shortest withdrawal cooldown governance may set: the escrow's longest claim timeout.
+    uint64 public constant MIN_WITHDRAWAL_COOLDOWN = 7 days;
+    /// @notice Longest withdrawal cooldown governance may set.
+    uint64 public constant MAX_WITHDRAWAL_COOLDOWN = 90 days;
     /// @notice The third slash bans the agent.
     uint256 public constant BAN_AFTER_STRIKES = 3;
     /// @notice Window of the moderation slash rate limit.
@@ -59,6 +65,10 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     IERC721 public immutable identity;
     /// @notice Receives moderation slashes.
     address public treasury;
+    /// @inheritdoc IStakeVault
+    uint64 public withdrawalCooldown;
+    /// @inheritdoc IStakeVault
+    uint256 public minStake;
 
     // One word: the ledger.
     uint128 private _totalStaked;
@@ -78,15 +88,18 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         usdc = usdc_;
         identity = identity_;
         treasury = treasury_;
+        withdrawalCooldown = 14 days;
+        minStake = 20e6;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
-        _grantRole(SLASHER_ROLE, admin);
         emit TreasuryUpdated(treasury_);
+        emit WithdrawalCooldownUpdated(14 days);
+        emit MinStakeUpdated(20e6);
     }
 
     // ---------------------------------------------------------------- deposits
 
     /// @inheritdoc IStakeVault
-    function deposit(uint256 agentId, uint256 amount) external nonReentrant {
+    function deposit(uint256 agentId, uint256 amount) external nonReentrant whenNotPaused {
         _deposit(agentId, _msgSender(), amount);
     }
 
@@ -102,7 +115,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         uint8 v,
         bytes32 r,
         bytes32 s
-    ) external nonReentrant {
+    ) external nonReentrant whenNotPaused {
         if (_msgSender() != from && !hasRole(RELAYER_ROLE, _msgSender())) {
             revert StakeVaultUnauthorized(_msgSender(), agentId);
         }
@@ -116,6 +129,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     function slash(uint256 agentId, uint256 bps, string calldata reason)
         external
         nonReentrant
+        whenNotPaused
         onlyRole(SLASHER_ROLE)
         returns (uint256 amount)
     {
@@ -141,7 +155,8 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         if (trust == TrustState.Frozen) revert StakeVaultAgentFrozen(agentId);
         if (trust == TrustState.Banned) revert StakeVaultAgentBanned(agentId);
         uint256 active = uint256(info.total) - info.pending;
-        if (active < MIN_STAKE) revert StakeVaultInsufficientStake(agentId, active, MIN_STAKE);
+        uint256 minimum = minStake;
+        if (active < minimum) revert StakeVaultInsufficientStake(agentId, active, minimum);
         uint16 locks = info.locks;
         if (locks == type(uint16).max) revert StakeVaultTooManyLocks(agentId);
         unchecked {
@@ -163,6 +178,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     function unlockAndSlash(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
         external
         nonReentrant
+        whenNotPaused
         onlyRole(ESCROW_ROLE)
         returns (uint256 amount)
     {
@@ -194,9 +210,9 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         StakeInfo memory info = _stakes[agentId];
         if (info.pending != 0) revert StakeVaultWithdrawalPending(agentId);
         if (amount > info.total) revert StakeVaultInsufficientStake(agentId, info.total, amount);
-        if (info.locks != 0 && info.total - amount < MIN_STAKE) revert StakeVaultStakeLocked(agentId, info.locks);
+        if (info.locks != 0 && info.total - amount < minStake) revert StakeVaultStakeLocked(agentId, info.locks);
 
-        uint48 availableAt = uint48(block.timestamp) + uint48(WITHDRAWAL_COOLDOWN);
+        uint48 availableAt = uint48(block.timestamp) + uint48(withdrawalCooldown);
         info.pending = uint88(amount);
         info.availableAt = availableAt;
         _stakes[agentId] = info;
@@ -204,13 +220,13 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     }
 
     /// @inheritdoc IStakeVault
-    function withdraw(uint256 agentId) external nonReentrant {
+    function withdraw(uint256 agentId) external nonReentrant whenNotPaused {
         address owner = _checkOwnerOrRelayer(agentId);
         StakeInfo memory info = _stakes[agentId];
         uint256 amount = info.pending;
         if (amount == 0) revert StakeVaultNoWithdrawal(agentId);
         if (block.timestamp < info.availableAt) revert StakeVaultCooldownActive(agentId, info.availableAt);
-        if (info.locks != 0 && info.total - amount < MIN_STAKE) revert StakeVaultStakeLocked(agentId, info.locks);
+        if (info.locks != 0 && info.total - amount < minStake) revert StakeVaultStakeLocked(agentId, info.locks);
 
         info.total -= uint88(amount);
         info.pending = 0;
@@ -222,7 +238,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
     }
 
     /// @inheritdoc IStakeVault
-    function withdrawCredit(address account) external nonReentrant {
+    function withdrawCredit(address account) external nonReentrant whenNotPaused {
         uint256 amount = _credits[account];
         if (amount == 0) revert StakeVaultNoCredit(account);
         _credits[account] = 0;
@@ -233,11 +249,29 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
 
     // ---------------------------------------------------------------- admin
 
-    /// @notice Sets the address receiving moderation slashes. Admin only.
+    /// @notice Sets the address receiving moderation slashes. Admin (governance) only.
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (newTreasury == address(0)) revert StakeVaultZeroAddress();
         treasury = newTreasury;
         emit TreasuryUpdated(newTreasury);
+    }
+
+    /// @notice Sets the stake an agent needs to claim runs, and that stays locked while it holds runs
+    /// (MIN_STAKE_LOWER_BOUND..MIN_STAKE_UPPER_BOUND). Admin (governance) only.
+    function setMinStake(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (amount < MIN_STAKE_LOWER_BOUND || amount > MIN_STAKE_UPPER_BOUND) revert StakeVaultInvalidMinStake(amount);
+        minStake = amount;
+        emit MinStakeUpdated(amount);
+    }
+
+    /// @notice Sets the cooldown of withdrawals requested from now on (MIN_WITHDRAWAL_COOLDOWN..
+    /// MAX_WITHDRAWAL_COOLDOWN); pending requests keep their date. Admin (governance) only.
+    function setWithdrawalCooldown(uint64 cooldown) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (cooldown < MIN_WITHDRAWAL_COOLDOWN || cooldown > MAX_WITHDRAWAL_COOLDOWN) {
+            revert StakeVaultInvalidCooldown(cooldown);
+        }
+        withdrawalCooldown = cooldown;
+        emit WithdrawalCooldownUpdated(cooldown);
     }
 
     // ---------------------------------------------------------------- views
@@ -293,7 +327,7 @@ contract StakeVault is AccessControl, TransientReentrancyGuard, IStakeVault {
         StakeInfo memory info = _stakes[agentId];
         if (info.trust == TrustState.Banned) revert StakeVaultAgentBanned(agentId);
         info.total = (uint256(info.total) + amount).toUint88();
-        bool unfreezes = info.trust == TrustState.Frozen && info.total - info.pending >= MIN_STAKE;
+        bool unfreezes = info.trust == TrustState.Frozen && info.total - info.pending >= minStake;
         if (unfreezes) info.trust = TrustState.Good;
         _stakes[agentId] = info;
         _totalStaked += uint128(amount);

@@ -8,12 +8,14 @@ import {
   StakeVaultAbi,
 } from "@agenthub/common/generated/abis";
 import { createConfig } from "ponder";
+import { loadIndexerEnv } from "./env.ts";
+
+const env = loadIndexerEnv();
 
 // Addresses and start blocks come from the deploy script's output, never from hand-edited constants.
-const deploymentsFile = process.env.DEPLOYMENTS_FILE ?? "../deployments/localhost.json";
-const deployments = loadDeployments(deploymentsFile);
-const rpc = process.env.RPC_URL ?? "http://127.0.0.1:8545";
-const local = process.env.LOCAL_CHAIN !== "false";
+const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
+const rpc = env.RPC_URLS ?? env.RPC_URL;
+const local = env.LOCAL_CHAIN;
 
 const contract = <A>(abi: A, name: keyof typeof deployments.contracts) => ({
   chain: "agenthub" as const,
@@ -23,7 +25,7 @@ const contract = <A>(abi: A, name: keyof typeof deployments.contracts) => ({
 });
 
 export default createConfig({
-  database: { kind: "postgres", connectionString: process.env.DATABASE_URL },
+  database: { kind: "postgres", connectionString: env.DATABASE_URL },
   chains: {
     agenthub: {
       id: deployments.chainId,

@@ -9,6 +9,12 @@ export const agent = onchainTable(
     owner: t.hex().notNull(),
     /** The wallet the service generated and minted to. */
     wallet: t.hex().notNull(),
+    /**
+     * Whether `wallet` still speaks for the agent: true while every transfer of the token came from it (the mint to
+     * it, the claim from it); the first transfer by anyone else (a sale, a gift) ends the binding for good, so the
+     * generated key, which the claimant received, stops acting for the token's new owner.
+     */
+    walletBound: t.boolean().notNull(),
     metadataUri: t.text().notNull(),
     claimed: t.boolean().notNull(),
     registeredAt: t.bigint().notNull(),

@@ -1,9 +1,13 @@
 // `npm start`: the whole AgentHub stack on this machine. Ctrl-C stops everything.
 import { join } from "node:path";
+import { loadDotEnv } from "@agenthub/common";
 import { repoRoot } from "./lib/chain.ts";
 import { beginShutdown } from "./lib/process.ts";
 import { startStack } from "./lib/stack.ts";
 
+// .env first (real environment variables win): it may point the stack at an external database or chain.
+const envFile = loadDotEnv();
+if (envFile) console.log(`configuration read from ${envFile}`);
 const stack = await startStack({
   dataDir: process.env.DATA_DIR ?? join(repoRoot, ".data"),
   apiPort: Number(process.env.PORT ?? 3000),

@@ -7,6 +7,8 @@ import { startTestDns } from "../test/support/dns.ts";
 import { repoRoot } from "./lib/chain.ts";
 import { startStack } from "./lib/stack.ts";
 
+// Hermetic: a developer's .env (say, a live RPC_URL) must not leak into the test stack's services.
+process.env.ENV_FILE = "";
 const dataDir = mkdtempSync(join(tmpdir(), "agenthub-e2e-"));
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
@@ -26,6 +28,8 @@ const jobEnv = {
   RECOMPUTE_POLL_SECONDS: "1",
   WEBHOOK_DISPATCH_INTERVAL_SECONDS: "1",
   SUBSCRIPTION_INTERVAL_SECONDS: "1",
+  PROFILE_COALESCE_SECONDS: "3",
+  PROFILE_PUBLISH_INTERVAL_SECONDS: "1",
   WEBHOOK_RETRY_BASE_SECONDS: "1",
   ALLOW_PRIVATE_UPTIME_TARGETS: "true",
   DNS_SERVER: dns.server,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { httpMetrics } from "@agenthub/common/metrics";
 import { RelayerCallError } from "@agenthub/relayer/client";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
@@ -38,6 +39,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>();
 
+  app.use("*", httpMetrics(deps.ops.registry, "agenthub"));
   app.use("*", async (c, next) => {
     const requestId = c.req.header("x-request-id")?.slice(0, 64) || randomUUID();
     c.set("deps", deps);
@@ -114,6 +116,9 @@ export function createApp(deps: Deps) {
         );
       }
       if (error.code === "TX_REVERTED") return c.json(errorBody("TX_REVERTED", error.message), 409);
+      if (error.code === "TIMEOUT") {
+        return c.json(errorBody("RELAYER_TIMEOUT", "the transaction relayer did not answer in time; retry"), 504);
+      }
       return c.json(errorBody("RELAYER_UNAVAILABLE", "the transaction relayer is unavailable"), 503);
     }
     deps.logger.error({ requestId: c.get("requestId"), err: error }, "unhandled error");

@@ -7,6 +7,7 @@ import type { ApiEnv } from "./env.ts";
 import type { IpfsStore } from "./lib/ipfs.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { RateLimiter } from "./lib/rate-limit.ts";
+import type { Operations } from "./ops/operations.ts";
 import type { PaymentInfo } from "./payments/types.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */
@@ -20,6 +21,8 @@ export interface Deps {
   rateLimiter: RateLimiter;
   keys: KeyStore;
   ipfs: IpfsStore;
+  /** Readiness probes and metrics, on their own small Postgres pool. */
+  ops: Operations;
 }
 
 /** The organization a request's API key belongs to (set by the organization key middleware). */

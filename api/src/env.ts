@@ -1,4 +1,4 @@
-import { parseEnv } from "@agenthub/common";
+import { defaultDeploymentsFile, parseEnv, urlList } from "@agenthub/common";
 import { z } from "zod";
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -7,9 +7,21 @@ const hexKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "32-byte hex");
 export const apiEnvSchema = z.object({
   DATABASE_URL: z.string().min(1),
   RPC_URL: z.string().url().default("http://127.0.0.1:8545"),
-  DEPLOYMENTS_FILE: z.string().default("deployments/localhost.json"),
+  /** Several JSON-RPC endpoints, in order of preference (viem fallback); overrides RPC_URL when set. */
+  RPC_URLS: urlList,
+  /** Connections of the pool user requests share, per API process. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(20),
+  DEPLOYMENTS_FILE: z.string().default(defaultDeploymentsFile),
   RELAYER_URL: z.string().url().default("http://127.0.0.1:3001"),
   RELAYER_TOKEN: z.string().min(16),
+  /** Deadline of a relayed transaction call (keep it above the relayer's RECEIPT_TIMEOUT_MS); then 504. */
+  RELAYER_TIMEOUT_MS: z.coerce.number().int().positive().default(130_000),
+  /** Bearer token for GET /metrics; unset turns /metrics off. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** GET /ready fails while the indexer is more than this many blocks behind the chain head. */
+  READY_MAX_INDEXER_LAG_BLOCKS: z.coerce.number().int().min(0).default(10),
+  /** Each /ready and /metrics probe (database, chain, relayer) gives up after this long. */
+  READY_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().default(3000),
   /** Base URL users reach the API at (claim links are built from it). */
@@ -72,6 +84,12 @@ export const apiEnvSchema = z.object({
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.optional(),
   /** Base URL of organization dashboards (the creation answer's `dashboard` is <base>/<subdomain>). */
   ORG_DASHBOARD_URL: z.string().url().optional(),
+  /** Relayed profile writes (setTokenURI): one per agent per window (updates inside it are published together). */
+  PROFILE_COALESCE_SECONDS: z.coerce.number().int().positive().default(60),
+  PROFILE_PUBLISH_INTERVAL_SECONDS: z.coerce.number().int().positive().default(15),
+  /** Relayed profile writes allowed per agent and per owner address per day (429 RELAY_QUOTA_EXCEEDED past them). */
+  PROFILE_RELAYS_PER_AGENT_DAY: z.coerce.number().int().positive().default(24),
+  PROFILE_RELAYS_PER_OWNER_DAY: z.coerce.number().int().positive().default(100),
   /** How often due subscription runs are created (chain time decides what is due). */
   SUBSCRIPTION_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { agentHubChain, loadDeployments } from "@agenthub/common";
+import { agentHubChain, loadDeployments, rpcTransport, rpcUrls } from "@agenthub/common";
 import { RelayerClient } from "@agenthub/relayer/client";
 import { serve } from "@hono/node-server";
 import pino from "pino";
-import { createPublicClient, http } from "viem";
+import { createPublicClient } from "viem";
 import { createApp } from "./app.ts";
 import type { Deps } from "./context.ts";
 import { migrate } from "./db/migrate.ts";
@@ -14,6 +14,7 @@ import { startJobs } from "./jobs/index.ts";
 import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
+import { Operations } from "./ops/operations.ts";
 import { closeSearch } from "./routes/intelligence/search.ts";
 
 export interface RunningApi {
@@ -25,23 +26,29 @@ export interface RunningApi {
 export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
   const logger = pino({ level: env.LOG_LEVEL, redact: ["privateKey", "*.privateKey", "signature", "authorization"] });
   const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
-  const pool = createPool(env.DATABASE_URL);
+  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE);
   await migrate(pool);
+  const urls = rpcUrls(env);
   const chain = createPublicClient({
-    chain: agentHubChain(env.RPC_URL),
-    transport: http(env.RPC_URL),
+    chain: agentHubChain(urls[0]!),
+    transport: rpcTransport(urls),
     pollingInterval: 100,
+  });
+  const relayer = new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN, {
+    timeoutMs: env.RELAYER_TIMEOUT_MS,
+    statusTimeoutMs: env.READY_TIMEOUT_MS,
   });
   const deps: Deps = {
     env,
     pool,
     deployments,
     chain,
-    relayer: new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN),
+    relayer,
     logger,
     rateLimiter: new RateLimiter(pool, env.RATE_LIMIT_MULTIPLIER),
     keys: new KeyStore(env.KEY_ENCRYPTION_KEY),
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
+    ops: new Operations(env, chain, relayer, pool),
   };
   if (env.RATE_LIMIT_MULTIPLIER !== 1) logger.warn({ multiplier: env.RATE_LIMIT_MULTIPLIER }, "rate limits are scaled");
   const app = createApp(deps);
@@ -58,6 +65,7 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs?.stop();
       await closeSearch(deps);
+      await deps.ops.close();
       await pool.end();
     },
   };

@@ -12,7 +12,14 @@ import {
 import { choosePlan, PLANS, underLimit } from "../src/routes/organizations/plans.ts";
 import { slugify } from "../src/routes/organizations/repository.ts";
 import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/events.ts";
-import { generateWebhookSecret, signatureHeader, signPayload, verifySignature } from "../src/webhooks/signature.ts";
+import {
+  generateWebhookSecret,
+  signatureHeader,
+  signPayload,
+  standardSignature,
+  verifySignature,
+  webhookSecretProblem,
+} from "../src/webhooks/signature.ts";
 
 describe("organization credentials", () => {
   it("generates prefixed, well-formed, distinct keys", () => {
@@ -101,8 +108,26 @@ describe("webhook signatures", () => {
     assert.ok(!verifySignature("s3cret", body, undefined));
     assert.ok(!verifySignature("s3cret", body, "sha256=zz"));
   });
-  it("generates high-entropy secrets", () => {
-    assert.match(generateWebhookSecret(), /^whsec_[A-Za-z0-9_-]{43}$/);
+  it("generates whsec_ + standard base64 of 32 random bytes (what the prefix claims)", () => {
+    const secret = generateWebhookSecret();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.equal(Buffer.from(secret.slice(6), "base64").length, 32);
+    assert.equal(webhookSecretProblem(secret), null);
+  });
+  it("signs the Standard Webhooks way: v1, base64 HMAC over id.timestamp.body, keyed by the secret's bytes", () => {
+    const secret = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
+    const body = '{"id":"evt_1"}';
+    const mac = createHmac("sha256", Buffer.alloc(32, 9)).update(`evt_1.1700000000.${body}`).digest("base64");
+    assert.equal(standardSignature(secret, "evt_1", 1_700_000_000, body), `v1,${mac}`);
+    // A secret of one's own (not whsec_) is the key as raw bytes.
+    const raw = createHmac("sha256", "my-own-secret-123").update(`evt_1.1700000000.${body}`).digest("base64");
+    assert.equal(standardSignature("my-own-secret-123", "evt_1", 1_700_000_000, body), `v1,${raw}`);
+  });
+  it("refuses secrets that are not what they claim", () => {
+    assert.match(webhookSecretProblem("whsec_****")!, /base64/);
+    assert.match(webhookSecretProblem(`whsec_${Buffer.alloc(16).toString("base64")}`)!, /24 to 64/);
+    assert.match(webhookSecretProblem("naïve-secret-1234")!, /ASCII/);
+    assert.equal(webhookSecretProblem("plain-ascii-secret-123"), null);
   });
 });
 

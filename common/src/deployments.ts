@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { getAddress } from "viem";
 import { z } from "zod";
 
@@ -42,6 +43,9 @@ export const deploymentsSchema = z.object({
   deployedAt: z.string(),
 });
 export type Deployments = z.infer<typeof deploymentsSchema>;
+
+/** Where `npm start` writes the local deployment: the repository's deployments/localhost.json (any working folder). */
+export const defaultDeploymentsFile = fileURLToPath(new URL("../../deployments/localhost.json", import.meta.url));
 
 export function loadDeployments(path: string): Deployments {
   let raw: unknown;

@@ -1,4 +1,7 @@
-import type { z } from "zod";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseEnv as parseDotEnv } from "node:util";
+import { z } from "zod";
 
 /** Parses process.env (or `source`) once against `schema`, failing with every problem listed. */
 export function parseEnv<T extends z.ZodType>(schema: T, source: NodeJS.ProcessEnv = process.env): z.infer<T> {
@@ -8,4 +11,36 @@ export function parseEnv<T extends z.ZodType>(schema: T, source: NodeJS.ProcessE
     throw new Error(`invalid environment:\n${problems}`);
   }
   return result.data;
+}
+
+/** A comma-separated list of URLs (`RPC_URLS=https://a,https://b`); unset or empty: undefined. */
+export const urlList = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const urls = (value ?? "")
+      .split(",")
+      .map((u) => u.trim())
+      .filter(Boolean);
+    for (const url of urls) {
+      if (!URL.canParse(url)) ctx.addIssue({ code: "custom", message: `not a URL: ${url}` });
+    }
+    return urls.length ? urls : undefined;
+  });
+
+/** The repository's `.env` (every package runs from inside the repository). */
+export const defaultEnvFile = fileURLToPath(new URL("../../.env", import.meta.url));
+
+/**
+ * Loads `.env` (or `ENV_FILE`; `ENV_FILE=` with no value loads nothing) into process.env when the file exists.
+ * Variables already set in the real environment win, so a service started by the stack keeps what it was given.
+ * Returns the file loaded, if any.
+ */
+export function loadDotEnv(file = process.env.ENV_FILE ?? defaultEnvFile): string | undefined {
+  if (!file || !existsSync(file)) return undefined;
+  const values = parseDotEnv(readFileSync(file, "utf8"));
+  for (const [key, value] of Object.entries(values)) {
+    if (process.env[key] === undefined && value !== undefined) process.env[key] = value;
+  }
+  return file;
 }

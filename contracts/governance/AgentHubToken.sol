@@ -9,15 +9,26 @@ import {Nonces} from "@openzeppelin/contracts/utils/Nonces.sol";
 import {Time} from "@openzeppelin/contracts/utils/types/Time.sol";
 
 /// @title AgentHub governance token (AHUB)
-/// @notice ERC20Votes token with EIP-2612 permit; 100,000,000 tokens (18 decimals) minted once at deployment.
+/// @notice ERC20Votes token with EIP-2612 permit; 100,000,000 tokens (18 decimals) minted once at deployment
+/// to an allocation chosen by the deployment (treasury, community, team... see docs/decisions.md), never again.
 /// Holders must delegate (to themselves or someone else) before their balance counts as voting power.
 /// @dev Uses the ERC-6372 timestamp clock, so the governor's voting delay and period are measured in seconds.
 contract AgentHubToken is ERC20, ERC20Permit, ERC20Votes {
     /// @notice Total (and fixed) supply: 100 million tokens.
     uint256 public constant INITIAL_SUPPLY = 100_000_000 * 1e18;
 
-    constructor(address initialHolder) ERC20("AgentHub", "AHUB") ERC20Permit("AgentHub") {
-        _mint(initialHolder, INITIAL_SUPPLY);
+    /// @dev The allocation's lengths differ, or it is empty.
+    error AgentHubTokenInvalidAllocation();
+    /// @dev The allocation does not add up to INITIAL_SUPPLY.
+    error AgentHubTokenAllocationNotSupply(uint256 total);
+
+    /// @param holders receive `amounts[i]` each; the amounts must add up to INITIAL_SUPPLY.
+    constructor(address[] memory holders, uint256[] memory amounts) ERC20("AgentHub", "AHUB") ERC20Permit("AgentHub") {
+        if (holders.length == 0 || holders.length != amounts.length) revert AgentHubTokenInvalidAllocation();
+        for (uint256 i = 0; i < holders.length; ++i) {
+            _mint(holders[i], amounts[i]);
+        }
+        if (totalSupply() != INITIAL_SUPPLY) revert AgentHubTokenAllocationNotSupply(totalSupply());
     }
 
     /// @notice ERC-6372 clock: the current block timestamp.

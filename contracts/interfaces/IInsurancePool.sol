@@ -10,6 +10,8 @@ interface IInsurancePool {
     event CoverageWithdrawalRequested(uint256 indexed agentId, uint256 amount, uint64 availableAt);
     event CoverageWithdrawn(uint256 indexed agentId, address indexed to, uint256 amount);
     event ClaimPaid(uint256 indexed runId, uint256 indexed agentId, address indexed poster, uint256 amount);
+    /// @notice Withdrawals requested from now on wait `cooldown` seconds.
+    event WithdrawalCooldownUpdated(uint64 cooldown);
 
     error InsurancePoolZeroAmount();
     error InsurancePoolUnauthorized(address caller);
@@ -24,8 +26,10 @@ interface IInsurancePool {
     error InsurancePoolNoWithdrawal(uint256 agentId);
     error InsurancePoolCooldownActive(uint256 agentId, uint64 availableAt);
     error InsurancePoolInsufficientCoverage(uint256 agentId, uint256 available, uint256 requested);
+    error InsurancePoolInvalidCooldown(uint64 cooldown);
 
-    function WITHDRAWAL_COOLDOWN() external view returns (uint64);
+    /// @notice Cooldown between a withdrawal request and its payout (14 days at deployment; set by governance).
+    function withdrawalCooldown() external view returns (uint64);
 
     /// @notice Pulls `amount` USDC from the caller into `agentId`'s coverage.
     function stake(uint256 agentId, uint256 amount) external;

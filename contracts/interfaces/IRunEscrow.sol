@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 /// @title AgentHub run (bounty) escrow
-/// @notice Holds each run's reward plus the 5% platform fee (rounded up) from funding until it is paid, refunded
-/// or kept. Kept fees accrue here until {sweepFees} sends them to the treasury in one transfer; a payment that
+/// @notice Holds each run's reward plus the platform fee (5% unless governance changed it, rounded up) from
+/// funding until it is paid, refunded or kept. Kept fees accrue here until {sweepFees} sends them to the treasury in one transfer; a payment that
 /// fails (e.g. a USDC-blacklisted recipient) is credited for {withdrawCredit} instead of blocking the run.
 /// Invariant: the escrow's USDC balance equals `totalOwed()` = held runs + accrued fees + credits.
 /// @dev Actions name their actor explicitly: the poster / agent owner may call directly, or the relayer
@@ -42,7 +42,8 @@ interface IRunEscrow {
         uint128 fee;
         uint256 agentId;
         uint64 claimedAt;
-        /// @notice When the poster last asked for a revision (0 if never); starts REVISION_TIMEOUT.
+        /// @notice When the poster last asked for a revision (0 if never); the agent must resubmit within
+        /// {claimTimeout}.
         uint64 revisionRequestedAt;
         bytes32 deliverableHash;
     }
@@ -64,6 +65,15 @@ interface IRunEscrow {
     event RunTimedOut(uint256 indexed runId, uint256 indexed agentId, uint256 slashed);
     event TreasuryUpdated(address treasury);
     event SlashBpsUpdated(uint256 bps);
+    /// @notice Runs funded from now on pay `bps` basis points of their reward as the platform fee.
+    event FeeBpsUpdated(uint256 bps);
+    /// @notice The poster may slash an agent that has not (re)submitted `timeout` seconds after its claim or the
+    /// last revision request.
+    event ClaimTimeoutUpdated(uint64 timeout);
+    /// @notice The escrow was paused by `account` (same event as OpenZeppelin's Pausable).
+    event Paused(address account);
+    /// @notice The pause was lifted by `account`.
+    event Unpaused(address account);
     /// @notice Accrued fees sent to the treasury.
     event FeesSwept(address indexed treasury, uint256 amount);
     /// @notice A payment to `to` failed (e.g. a USDC-blacklisted address) and was credited for {withdrawCredit}.
@@ -80,18 +90,26 @@ interface IRunEscrow {
     error RunEscrowRevisionsRemaining(uint256 runId);
     error RunEscrowTimeoutNotReached(uint256 runId, uint64 availableAt);
     error RunEscrowInvalidBps(uint256 bps);
+    error RunEscrowInvalidFeeBps(uint256 bps);
+    error RunEscrowInvalidClaimTimeout(uint64 timeout);
     error RunEscrowZeroAddress();
+    /// @dev The escrow is paused (same error as OpenZeppelin's Pausable).
+    error EnforcedPause();
+    /// @dev The escrow is not paused.
+    error ExpectedPause();
     error RunEscrowNothingToSweep();
     error RunEscrowNoCredit(address account);
 
-    /// @notice Platform fee in basis points of the reward (500 = 5%), rounded up to the next base unit.
-    function FEE_BPS() external view returns (uint256);
-    /// @notice Time after a claim after which, with no submission, the poster may slash (7 days).
-    function CLAIM_TIMEOUT() external view returns (uint64);
-    /// @notice Time after a revision request after which, with no resubmission, the poster may slash (7 days).
-    function REVISION_TIMEOUT() external view returns (uint64);
+    /// @notice Platform fee in basis points of the reward charged on runs funded now (500 = 5% at deployment),
+    /// rounded up to the next base unit.
+    function feeBps() external view returns (uint256);
+    /// @notice Time after a claim, or after a revision request, after which, with no (re)submission, the poster may
+    /// slash (7 days at deployment).
+    function claimTimeout() external view returns (uint64);
+    /// @notice Whether the escrow is paused.
+    function paused() external view returns (bool);
 
-    /// @notice Creates and funds a run: pulls reward + 5% fee from `poster` (needs allowance).
+    /// @notice Creates and funds a run: pulls reward + fee (at the current {feeBps}) from `poster` (needs allowance).
     function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
@@ -127,8 +145,8 @@ interface IRunEscrow {
     function resolve(uint256 runId, bool forAgent) external;
     /// @notice Poster cancels an unclaimed run and is refunded reward + fee.
     function cancel(uint256 runId) external;
-    /// @notice Poster slashes an agent that did not submit within CLAIM_TIMEOUT of its claim, or did not resubmit
-    /// within REVISION_TIMEOUT of a revision request; refunds the poster.
+    /// @notice Poster slashes an agent that did not submit within {claimTimeout} of its claim, or did not resubmit
+    /// within {claimTimeout} of a revision request; refunds the poster.
     function timeoutSlash(uint256 runId) external;
     /// @notice Sends all accrued fees to the treasury in one transfer (anyone may trigger it).
     function sweepFees() external returns (uint256 amount);

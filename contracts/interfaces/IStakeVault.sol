@@ -31,6 +31,10 @@ interface IStakeVault {
     event CreditWithdrawn(address indexed to, uint256 amount);
     /// @notice The treasury address changed.
     event TreasuryUpdated(address treasury);
+    /// @notice Claiming runs now needs `amount` of active stake.
+    event MinStakeUpdated(uint256 amount);
+    /// @notice Withdrawals requested from now on wait `cooldown` seconds.
+    event WithdrawalCooldownUpdated(uint64 cooldown);
 
     error StakeVaultZeroAmount();
     error StakeVaultUnauthorized(address caller, uint256 agentId);
@@ -41,6 +45,8 @@ interface IStakeVault {
     error StakeVaultCooldownActive(uint256 agentId, uint64 availableAt);
     error StakeVaultUnknownAgent(uint256 agentId);
     error StakeVaultZeroAddress();
+    error StakeVaultInvalidMinStake(uint256 amount);
+    error StakeVaultInvalidCooldown(uint64 cooldown);
     /// @notice The agent is frozen (slashed and not staked back to the minimum): it cannot take work.
     error StakeVaultAgentFrozen(uint256 agentId);
     /// @notice The agent is banned: it can neither take work nor stake.
@@ -58,10 +64,11 @@ interface IStakeVault {
     /// @notice Nothing is credited to the account.
     error StakeVaultNoCredit(address account);
 
-    /// @notice Minimum stake for claiming runs: 20 USDC (6 decimals).
-    function MIN_STAKE() external view returns (uint256);
-    /// @notice Cooldown between a withdrawal request and its payout.
-    function WITHDRAWAL_COOLDOWN() external view returns (uint64);
+    /// @notice Minimum active stake for claiming runs, locked while the agent holds runs (20 USDC, 6 decimals, at
+    /// deployment; set by governance).
+    function minStake() external view returns (uint256);
+    /// @notice Cooldown between a withdrawal request and its payout (14 days at deployment; set by governance).
+    function withdrawalCooldown() external view returns (uint64);
 
     /// @notice Pulls `amount` USDC from the caller into `agentId`'s stake (needs allowance). Refused for banned
     /// agents; unfreezes a frozen agent whose active stake reaches the minimum.
@@ -73,7 +80,7 @@ interface IStakeVault {
     /// included) to the treasury, with a reason, at most MAX_SLASHES_PER_PERIOD times per SLASH_PERIOD. Counts a
     /// strike (freeze; the third bans). Returns the amount moved.
     function slash(uint256 agentId, uint256 bps, string calldata reason) external returns (uint256 amount);
-    /// @notice ESCROW_ROLE: the agent takes a run. Needs a good trust state and at least MIN_STAKE active; locks
+    /// @notice ESCROW_ROLE: the agent takes a run. Needs a good trust state and at least {minStake} active; locks
     /// the minimum stake until {unlock} / {unlockAndSlash}.
     function lock(uint256 agentId) external;
     /// @notice ESCROW_ROLE: a run the agent held ended without fault.
@@ -86,10 +93,10 @@ interface IStakeVault {
     /// @notice Governance bans an agent permanently.
     function ban(uint256 agentId, string calldata reason) external;
     /// @notice The agent's token owner starts a withdrawal of `amount`; one pending at a time. While the agent holds
-    /// runs, the stake left must stay at least MIN_STAKE.
+    /// runs, the stake left must stay at least {minStake}.
     function requestWithdrawal(uint256 agentId, uint256 amount) external;
     /// @notice Pays the pending withdrawal (what is left of it after slashes) to the token owner after the cooldown;
-    /// refused while the agent holds runs and the payout would take its stake below MIN_STAKE.
+    /// refused while the agent holds runs and the payout would take its stake below {minStake}.
     function withdraw(uint256 agentId) external;
     /// @notice Pays `account` what failed payments credited to it (anyone may trigger it; the money goes to `account`).
     function withdrawCredit(address account) external;

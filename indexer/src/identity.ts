@@ -10,6 +10,7 @@ ponder.on("AgentIdentity:AgentRegistered", async ({ event, context }) => {
       id: agentId,
       owner: wallet,
       wallet,
+      walletBound: true,
       metadataUri: "",
       claimed: false,
       registeredAt: event.block.timestamp,
@@ -39,7 +40,9 @@ ponder.on("AgentIdentity:Transfer", async ({ event, context }) => {
   if (event.args.from === zeroAddress) return; // mints are handled by AgentRegistered
   const existing = await context.db.find(agent, { id: event.args.tokenId });
   if (!existing) return;
-  await context.db
-    .update(agent, { id: event.args.tokenId })
-    .set({ owner: event.args.to, updatedAt: event.block.timestamp });
+  await context.db.update(agent, { id: event.args.tokenId }).set({
+    owner: event.args.to,
+    walletBound: existing.walletBound && event.args.from.toLowerCase() === existing.wallet.toLowerCase(),
+    updatedAt: event.block.timestamp,
+  });
 });

@@ -1,6 +1,8 @@
 // Internal HTTP interface of the relayer. Only the API talks to it, with a shared bearer token.
-import { timingSafeEqual } from "node:crypto";
+import { httpMetrics, metricsEndpoint, sameSecret } from "@agenthub/common/metrics";
 import { Hono } from "hono";
+import type { Logger } from "pino";
+import type { Registry } from "prom-client";
 import { type Address, isAddress, isHex } from "viem";
 import { z } from "zod";
 import type { RelayTarget } from "./allowlist.ts";
@@ -18,12 +20,6 @@ const faucetBody = z.object({
   eth: z.string().regex(/^\d+$/).optional(),
 });
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 const statusOf: Record<RelayError["code"], 400 | 403 | 422 | 502 | 504> = {
   NOT_ALLOWED: 403,
   TX_REVERTED: 422,
@@ -35,9 +31,23 @@ export function createRelayerApp(opts: {
   relayer: Relayer;
   token: string;
   faucet?: (address: Address, usdc: bigint, eth: bigint) => Promise<{ usdcTx?: string; ethTx?: string }>;
+  logger: Logger;
+  registry: Registry;
+  metricsToken?: string;
+  /** Database and chain reachable (for /ready). */
+  probe: () => Promise<Record<string, { ok: boolean; error?: string }>>;
 }) {
   const app = new Hono();
+  app.use("*", httpMetrics(opts.registry, "relayer"));
+  // Liveness: the process answers. Never touches the database or the chain.
   app.get("/health", (c) => c.json({ ok: true, address: opts.relayer.address }));
+  // Readiness: database and chain reachable; also what the API's /ready and /metrics report about the relayer.
+  app.get("/ready", async (c) => {
+    const checks = await opts.probe();
+    const ready = Object.values(checks).every((check) => check.ok);
+    return c.json({ ready, checks, ...opts.relayer.status() }, ready ? 200 : 503);
+  });
+  app.get("/metrics", metricsEndpoint(opts.registry, opts.metricsToken));
   app.use("/v1/*", async (c, next) => {
     const header = c.req.header("authorization") ?? "";
     if (!sameSecret(header, `Bearer ${opts.token}`)) {
@@ -75,7 +85,7 @@ export function createRelayerApp(opts: {
         statusOf[error.code],
       );
     }
-    console.error("relayer error", error);
+    opts.logger.error({ err: error }, "relayer error");
     return c.json({ error: { code: "INTERNAL_ERROR", message: "internal relayer error" } }, 500);
   });
   return app;

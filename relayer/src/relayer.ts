@@ -1,23 +1,30 @@
-// One signer, one nonce lane: simulate, sign, send, and track every transaction to its receipt.
+// One signer, one nonce lane: simulate, sign, record, broadcast, and track every transaction until it is mined.
+// A transaction not mined after a few blocks is replaced at the same nonce with higher fees (see tracker.ts), so one
+// stuck transaction never blocks the ones after it.
 import { agentHubChain, type Deployments } from "@agenthub/common";
+import type { Logger } from "pino";
+import type { Registry } from "prom-client";
 import {
   type Abi,
-  type Account,
   type Address,
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
-  createWalletClient,
   decodeErrorResult,
   type Hex,
-  http,
+  keccak256,
+  type PrivateKeyAccount,
   type PublicClient,
   type TransactionReceipt,
-  type WalletClient,
+  type Transport,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { allErrorsAbi, checkAllowed, type RelayTarget } from "./allowlist.ts";
-import type { TxRow, TxStore } from "./store.ts";
+import { errorMessage, RelayError } from "./errors.ts";
+import { type Fees, initialFees } from "./fees.ts";
+import { RelayerMetrics } from "./metrics.ts";
+import type { Attempt, TxRow, TxStore } from "./store.ts";
+import { classifySendError, type InFlight, type OutgoingTx, Tracker } from "./tracker.ts";
 
 export interface RelayRequest {
   target: RelayTarget;
@@ -41,18 +48,7 @@ export interface RelayResult {
   logs: RelayLog[];
 }
 
-export type RelayErrorCode = "NOT_ALLOWED" | "TX_REVERTED" | "TX_FAILED" | "RECEIPT_TIMEOUT";
-
-export class RelayError extends Error {
-  constructor(
-    readonly code: RelayErrorCode,
-    message: string,
-    readonly errorName?: string,
-    readonly txHash?: Hex,
-  ) {
-    super(message);
-  }
-}
+export { RelayError, type RelayErrorCode } from "./errors.ts";
 
 /** A minimal async mutex: nonces are handed out strictly in order. */
 class Lane {
@@ -67,30 +63,71 @@ class Lane {
   }
 }
 
+export interface RelayerOptions {
+  rpcUrls: string[];
+  transport: Transport;
+  privateKey: Hex;
+  deployments: Deployments;
+  store: TxStore;
+  logger: Logger;
+  registry: Registry;
+  receiptTimeoutMs: number;
+  pollIntervalMs: number;
+  replaceAfterBlocks: number;
+  replaceAfterMs: number;
+  feeBumpPercent: number;
+  maxFeePerGas: bigint;
+  minBalanceWei: bigint;
+}
+
 export class Relayer {
-  readonly account: Account;
+  readonly account: PrivateKeyAccount;
   readonly publicClient: PublicClient;
-  private readonly wallet: WalletClient;
+  readonly metrics: RelayerMetrics;
+  private readonly tracker: Tracker;
   private readonly lane = new Lane();
   private nextNonce: number | undefined;
+  /** Requests of this process still before their broadcast, by row id (a retry with the same key joins them). */
+  private readonly working = new Map<string, Promise<RelayResult>>();
 
-  constructor(
-    private readonly opts: {
-      rpcUrl: string;
-      privateKey: Hex;
-      deployments: Deployments;
-      store: TxStore;
-      receiptTimeoutMs: number;
-    },
-  ) {
-    const chain = agentHubChain(opts.rpcUrl);
+  constructor(private readonly opts: RelayerOptions) {
     this.account = privateKeyToAccount(opts.privateKey);
-    this.publicClient = createPublicClient({ chain, transport: http(opts.rpcUrl), pollingInterval: 50 });
-    this.wallet = createWalletClient({ account: this.account, chain, transport: http(opts.rpcUrl) });
+    this.publicClient = createPublicClient({
+      // The chain's id and currency; requests go through `transport` (one URL or a fallback over several).
+      chain: agentHubChain(opts.rpcUrls[0]!),
+      transport: opts.transport,
+      pollingInterval: Math.min(opts.pollIntervalMs, 1000),
+    });
+    this.metrics = new RelayerMetrics(opts.registry);
+    this.tracker = new Tracker({
+      ...opts,
+      client: this.publicClient,
+      account: this.account,
+      metrics: this.metrics,
+      sign: (tx, nonce, fees) => this.sign(tx, nonce, fees),
+      estimateFees: () => this.estimateFees(),
+    });
   }
 
   get address(): Address {
     return this.account.address;
+  }
+
+  /** Picks up this signer's transactions left in flight by an earlier run, and starts watching them. */
+  async start(): Promise<void> {
+    const foreign = await this.opts.store.foreignInFlight(this.address);
+    if (foreign > 0)
+      this.opts.logger.warn({ count: foreign }, "sent transactions of other signers in the database are not tracked");
+    await this.tracker.start();
+  }
+
+  stop(): Promise<void> {
+    return this.tracker.stop();
+  }
+
+  /** In-flight count, age of the oldest, and the signer balance (for /ready and the API's metrics). */
+  status() {
+    return { address: this.address, ...this.tracker.status() };
   }
 
   addressOf(target: RelayTarget): Address {
@@ -104,128 +141,171 @@ export class Relayer {
     });
     if (!check.ok) throw new RelayError("NOT_ALLOWED", check.reason);
     const { functionName, abi } = check;
-    const { row, created } = await this.opts.store.begin(
-      request.idempotencyKey,
-      request.target,
+    const to = this.addressOf(request.target);
+    const { row, created } = await this.opts.store.begin({
+      key: request.idempotencyKey,
+      signer: this.address,
+      target: request.target,
       functionName,
-      request.data,
-    );
+      to,
+      data: request.data,
+    });
     if (!created) {
       const resolved = await this.resume(row);
       if (resolved) return resolved;
-      await this.opts.store.retry(row.id);
+      await this.opts.store.retry(row.id, this.address);
     }
-    return this.send(row.id, request.target, abi, request.data);
+    return this.run(row.id, { to, data: request.data, value: 0n, label: `${request.target}.${functionName}` }, abi);
   }
 
-  /** Sends plain ETH (local faucet only). */
-  sendValue(to: Address, value: bigint): Promise<Hex> {
-    return this.sendUntracked({ to, value });
+  /** Sends plain ETH (local faucet only); tracked and replaced like every other transaction. */
+  async sendValue(to: Address, value: bigint): Promise<Hex> {
+    return this.sendTracked({ to, data: "0x", value, label: "faucet.eth" });
   }
 
   /** Sends a call outside the allowlist (local faucet only: TestUSDC mint). */
-  sendRaw(to: Address, data: Hex): Promise<Hex> {
-    return this.sendUntracked({ to, data });
+  async sendRaw(to: Address, data: Hex): Promise<Hex> {
+    return this.sendTracked({ to, data, value: 0n, label: "faucet.mint" });
   }
 
-  private async sendUntracked(tx: { to: Address; value?: bigint; data?: Hex }): Promise<Hex> {
-    const hash = await this.lane.run(async () => {
-      const nonce = await this.takeNonce();
+  private async sendTracked(tx: { to: Address; data: Hex; value: bigint; label: string }): Promise<Hex> {
+    const [target, functionName] = tx.label.split(".") as [string, string];
+    const { row } = await this.opts.store.begin({ signer: this.address, target, functionName, ...tx });
+    return (await this.run(row.id, tx, [])).txHash;
+  }
+
+  private run(id: string, tx: OutgoingTx, abi: Abi): Promise<RelayResult> {
+    const work = (async () => {
+      let gas: bigint;
       try {
-        return await this.wallet.sendTransaction({ account: this.account, chain: null, ...tx, nonce });
+        gas = await this.publicClient.estimateGas({ account: this.account, to: tx.to, data: tx.data, value: tx.value });
       } catch (error) {
-        this.nextNonce = undefined;
-        throw error;
+        const reverted = this.decodeRevert(error, abi);
+        await this.opts.store.finish(id, "FAILED", { error: reverted.message });
+        this.metrics.transactions.inc({ function: tx.label, outcome: "failed" });
+        throw reverted;
+      }
+      const inflight = await this.broadcast(id, { ...tx, gas: (gas * 12n) / 10n });
+      const receipt = await this.tracker.wait(inflight, this.opts.receiptTimeoutMs);
+      return this.result(id, receipt);
+    })();
+    this.working.set(id, work);
+    const forget = () => this.working.delete(id);
+    work.then(forget, forget);
+    return work;
+  }
+
+  /** Takes a nonce, signs at the current fees, records the version, then broadcasts it (all inside the lane). */
+  private broadcast(id: string, tx: OutgoingTx & { gas: bigint }): Promise<InFlight> {
+    return this.lane.run(async () => {
+      for (let tries = 0; ; tries++) {
+        const nonce = await this.takeNonce();
+        const fees = initialFees(await this.estimateFees(), this.opts.maxFeePerGas);
+        const head = await this.publicClient.getBlockNumber();
+        const signed = await this.sign(tx, nonce, fees);
+        const attempt: Attempt = { hash: signed.hash, ...fees, sentBlock: head, sentAt: new Date() };
+        await this.opts.store.attempt(id, nonce, tx.gas, attempt, false);
+        const inflight = this.tracker.track({ id, nonce, ...tx, attempts: [attempt] });
+        try {
+          await this.publicClient.sendRawTransaction({ serializedTransaction: signed.serialized });
+        } catch (error) {
+          const kind = classifySendError(error);
+          if (kind === "accepted" || kind === "unknown") {
+            // Already in the node's pool, or the answer was lost: tracked either way (replaced if never mined).
+            if (kind === "unknown") this.opts.logger.warn({ id, nonce, err: errorMessage(error) }, "broadcast unclear");
+          } else {
+            this.tracker.untrack(id);
+            await this.opts.store.forgetAttempt(signed.hash);
+            this.nextNonce = undefined; // resync from the chain
+            if (kind === "nonce-used" && tries === 0) continue; // a stale nonce: once more with a fresh one
+            await this.opts.store.finish(id, "FAILED", { error: errorMessage(error) });
+            this.metrics.transactions.inc({ function: tx.label, outcome: "failed" });
+            throw new RelayError("TX_FAILED", `sending failed: ${errorMessage(error)}`);
+          }
+        }
+        this.opts.logger.info(
+          { id, call: tx.label, nonce, hash: signed.hash, maxFeePerGas: fees.maxFeePerGas.toString() },
+          "transaction sent",
+        );
+        return inflight;
       }
     });
-    await this.publicClient.waitForTransactionReceipt({ hash, timeout: this.opts.receiptTimeoutMs });
-    return hash;
   }
 
-  /** Re-checks transactions that were sent but whose receipt was never recorded (e.g. after a crash). */
-  async reconcile(): Promise<number> {
-    const rows = await this.opts.store.unfinished();
-    for (const row of rows) await this.resume(row).catch(() => {});
-    return rows.length;
+  private async sign(tx: OutgoingTx & { gas: bigint }, nonce: number, fees: Fees) {
+    const serialized = await this.account.signTransaction({
+      chainId: this.opts.deployments.chainId,
+      type: "eip1559",
+      to: tx.to,
+      data: tx.data,
+      value: tx.value,
+      gas: tx.gas,
+      nonce,
+      ...fees,
+    });
+    return { serialized, hash: keccak256(serialized) };
   }
 
+  private async estimateFees(): Promise<Fees> {
+    const { maxFeePerGas, maxPriorityFeePerGas } = await this.publicClient.estimateFeesPerGas();
+    return { maxFeePerGas, maxPriorityFeePerGas };
+  }
+
+  /** Next nonce: the node's pending count, but never one a tracked transaction already holds. */
+  private async takeNonce(): Promise<number> {
+    if (this.nextNonce === undefined) {
+      const pending = await this.publicClient.getTransactionCount({ address: this.address, blockTag: "pending" });
+      this.nextNonce = Math.max(pending, this.tracker.highestNonce() + 1);
+    }
+    return this.nextNonce++;
+  }
+
+  /** Resumes a request whose idempotency key was seen before; undefined means it never reached the chain. */
   private async resume(row: TxRow): Promise<RelayResult | undefined> {
-    if (row.status === "SUCCESS" || row.status === "SENT") {
-      const receipt = await this.waitReceipt(row.tx_hash as Hex);
-      return this.settle(row.id, receipt);
-    }
-    if (row.status === "PENDING") {
-      // Another request with this key is in flight (or crashed before sending); wait briefly for it.
-      for (let i = 0; i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        const fresh = await this.opts.store.get(row.id);
-        if (fresh && fresh.status !== "PENDING") return this.resume(fresh);
+    const working = this.working.get(row.id);
+    if (working) return working;
+    const tracked = this.tracker.get(row.id);
+    if (tracked) return this.result(row.id, await this.tracker.wait(tracked, this.opts.receiptTimeoutMs));
+    switch (row.status) {
+      case "SUCCESS":
+        return this.result(row.id, await this.receiptOf(row.tx_hash as Hex));
+      case "SENT": {
+        // This signer tracks all of its own sent rows, so this one was settled a moment ago, or belongs to another
+        // signer sharing the database: then only its receipt is awaited (never replaced with this key).
+        const fresh = (await this.opts.store.get(row.id)) ?? row;
+        if (fresh.status !== "SENT") return this.resume(fresh);
+        return this.result(row.id, await this.receiptOf(fresh.tx_hash as Hex));
       }
-      throw new RelayError("TX_FAILED", "an earlier request with this idempotency key is still pending");
-    }
-    if (row.status === "REVERTED")
-      throw new RelayError("TX_REVERTED", row.error ?? "reverted", undefined, row.tx_hash as Hex);
-    return undefined; // FAILED before reaching the chain: safe to try again
-  }
-
-  private async send(id: string, target: RelayTarget, abi: Abi, data: Hex): Promise<RelayResult> {
-    const to = this.addressOf(target);
-    let gas: bigint;
-    try {
-      gas = await this.publicClient.estimateGas({ account: this.account, to, data });
-    } catch (error) {
-      const reverted = this.decodeRevert(error, abi);
-      await this.opts.store.finish(id, "FAILED", { error: reverted.message });
-      throw reverted;
-    }
-    let hash: Hex;
-    try {
-      hash = await this.lane.run(async () => {
-        const nonce = await this.takeNonce();
-        try {
-          const sent = await this.wallet.sendTransaction({
-            account: this.account,
-            chain: null,
-            to,
-            data,
-            nonce,
-            gas: (gas * 12n) / 10n,
-          });
-          await this.opts.store.sent(id, sent, nonce);
-          return sent;
-        } catch (error) {
-          this.nextNonce = undefined; // resync from the chain on the next send
-          throw error;
+      case "PENDING": {
+        // Not in this process's hands: if it is this signer's, it crashed before broadcasting (versions are recorded
+        // before they are sent, so nothing went out) and sending is safe; another signer's is waited for briefly.
+        if (row.signer === this.address) return undefined;
+        for (let i = 0; i < 100; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          const fresh = await this.opts.store.get(row.id);
+          if (fresh && fresh.status !== "PENDING") return this.resume(fresh);
         }
-      });
-    } catch (error) {
-      const message = error instanceof BaseError ? error.shortMessage : String(error);
-      await this.opts.store.finish(id, "FAILED", { error: message });
-      throw new RelayError("TX_FAILED", `sending failed: ${message}`);
+        throw new RelayError("TX_FAILED", "an earlier request with this idempotency key is still pending");
+      }
+      case "REVERTED":
+        throw new RelayError("TX_REVERTED", row.error ?? "reverted", undefined, row.tx_hash as Hex);
+      default:
+        return undefined; // FAILED before reaching the chain: safe to try again
     }
-    const receipt = await this.waitReceipt(hash);
-    return this.settle(id, receipt);
   }
 
-  private async waitReceipt(hash: Hex): Promise<TransactionReceipt> {
+  private async receiptOf(hash: Hex): Promise<TransactionReceipt> {
     try {
       return await this.publicClient.waitForTransactionReceipt({ hash, timeout: this.opts.receiptTimeoutMs });
     } catch {
-      throw new RelayError(
-        "RECEIPT_TIMEOUT",
-        `no receipt for ${hash} yet; it is tracked and reconciled`,
-        undefined,
-        hash,
-      );
+      throw new RelayError("RECEIPT_TIMEOUT", `no receipt for ${hash} yet; it is tracked`, undefined, hash);
     }
   }
 
-  private async settle(id: string, receipt: TransactionReceipt): Promise<RelayResult> {
+  private result(id: string, receipt: TransactionReceipt): RelayResult {
     if (receipt.status !== "success") {
-      await this.opts.store.finish(id, "REVERTED", { error: "reverted on chain", blockNumber: receipt.blockNumber });
       throw new RelayError("TX_REVERTED", "transaction reverted on chain", undefined, receipt.transactionHash);
     }
-    await this.opts.store.finish(id, "SUCCESS", { blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed });
     return {
       id,
       txHash: receipt.transactionHash,
@@ -238,16 +318,6 @@ export class Relayer {
         logIndex: log.logIndex,
       })),
     };
-  }
-
-  private async takeNonce(): Promise<number> {
-    if (this.nextNonce === undefined) {
-      this.nextNonce = await this.publicClient.getTransactionCount({
-        address: this.account.address,
-        blockTag: "pending",
-      });
-    }
-    return this.nextNonce++;
   }
 
   private decodeRevert(error: unknown, abi: Abi): RelayError {

@@ -95,7 +95,10 @@ export async function deployAll(opts: DeployOptions): Promise<Deployments> {
     deployer,
     opts.relayer,
   ]);
-  const token = await deploy("AgentHubToken", abis.AgentHubTokenAbi as Abi, bytecode.AgentHubTokenBytecode, [deployer]);
+  const token = await deploy("AgentHubToken", abis.AgentHubTokenAbi as Abi, bytecode.AgentHubTokenBytecode, [
+    [deployer],
+    [100_000_000n * 10n ** 18n],
+  ]);
   const governor = await deploy(
     "AgentHubGovernor",
     abis.AgentHubGovernorAbi as Abi,

@@ -46,6 +46,8 @@ interface Secrets {
   keyEncryptionKey: string;
   adminToken: string;
   relayerToken: string;
+  /** Bearer token for /metrics of the API and the relayer. */
+  metricsToken: string;
 }
 
 export async function freePort(): Promise<number> {
@@ -62,13 +64,18 @@ export async function freePort(): Promise<number> {
 /** Local secrets are generated once under the data folder (never committed); production sets them in env. */
 function localSecrets(dataDir: string): Secrets {
   const file = join(dataDir, "secrets.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Secrets;
+  const known: Partial<Secrets> = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const token = () => randomBytes(24).toString("base64url");
   const secrets: Secrets = {
-    keyEncryptionKey: `0x${randomBytes(32).toString("hex")}`,
-    adminToken: randomBytes(24).toString("base64url"),
-    relayerToken: randomBytes(24).toString("base64url"),
+    keyEncryptionKey: known.keyEncryptionKey ?? `0x${randomBytes(32).toString("hex")}`,
+    adminToken: known.adminToken ?? token(),
+    relayerToken: known.relayerToken ?? token(),
+    metricsToken: known.metricsToken ?? token(),
   };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  // Written again only when a secret was missing (a data folder from before it existed).
+  if (Object.keys(known).length !== Object.keys(secrets).length) {
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
   return secrets;
 }
 
@@ -143,6 +150,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       RELAYER_PORT: String(relayerPort),
       RELAYER_URL: `http://127.0.0.1:${relayerPort}`,
       ADMIN_TOKEN: secrets.adminToken,
+      METRICS_TOKEN: secrets.metricsToken,
       KEY_ENCRYPTION_KEY: secrets.keyEncryptionKey,
       PLATFORM_RECIPIENT_ADDRESS: deployments.treasury,
       INDEXER_SCHEMA: "chain",
@@ -199,10 +207,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     const api = spawnService("api", tsx, ["src/main.ts"], join(repoRoot, "api"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
-    await waitFor("api", async () => {
-      if (api.child.exitCode !== null) throw new FatalWait(`api exited with ${api.child.exitCode}`);
-      return (await fetch(`${apiUrl}/health`)).ok || undefined;
-    });
+    // Ready, not just alive: Postgres, chain, relayer and the indexer caught up with the chain head.
+    await waitFor(
+      "api /ready",
+      async () => {
+        if (api.child.exitCode !== null) throw new FatalWait(`api exited with ${api.child.exitCode}`);
+        const res = await fetch(`${apiUrl}/ready`);
+        if (res.ok) return true;
+        throw new Error(`not ready: ${JSON.stringify(((await res.json()) as { failing?: string[] }).failing)}`);
+      },
+      { timeoutMs: 120_000 },
+    );
     log(`api        http://localhost:${apiPort}`);
 
     return {

@@ -136,6 +136,7 @@ class Model {
   deferred = 0;
   slashBps = 5000n;
   slashWindow = { start: 0n, used: 0 };
+  feeBps = 500n;
   constructor(
     readonly escrow: Address,
     readonly vault: Address,
@@ -387,7 +388,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           expected,
         );
         if (ok) {
-          const fee = feeOf(reward);
+          const fee = feeOf(reward, m.feeBps);
           m.runs.push({
             poster: lc(p.account.address),
             reward,
@@ -928,6 +929,23 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           )
         ) {
           m.slashBps = bps;
+        }
+      },
+    ],
+    // fee rate (governance): runs funded before keep their own fee
+    [
+      () => 1,
+      always,
+      async () => {
+        const bps = rnd.pick([0n, 1n, 250n, 500n, 1_000n, 1_001n]);
+        if (
+          await exec(
+            `setFeeBps(${bps})`,
+            () => escrow.write.setFeeBps([bps], { account: wallets.admin.account, gas: GAS }),
+            bps > 1_000n ? "RunEscrowInvalidFeeBps" : null,
+          )
+        ) {
+          m.feeBps = bps;
         }
       },
     ],

@@ -12,8 +12,11 @@ export const DAY = 24n * 60n * 60n;
 export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
- * Deploys the core contract set (TestUSDC, AgentIdentity, StakeVault, RunEscrow) wired as the deploy script
- * wires it: the escrow holds ESCROW_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere.
+ * Deploys the core contract set (TestUSDC, AgentIdentity, StakeVault, RunEscrow) wired as the deploy modules
+ * wire it: the escrow holds ESCROW_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere. `admin` stands
+ * for governance (DEFAULT_ADMIN_ROLE) and also gets ARBITER_ROLE, SLASHER_ROLE and PAUSER_ROLE, so unit tests
+ * can resolve, slash and pause with one account (the real deployment gives those roles to the relayer and the
+ * emergency Safe; see ignition/modules and docs/decisions.md).
  * Usable directly as a `networkHelpers.loadFixture` fixture.
  */
 export async function deployCore(connection: NetworkConnection) {
@@ -58,8 +61,14 @@ async function deployCoreWith(connection: NetworkConnection, usdcContract: "Test
     ESCROW_RELAYER: await escrow.read.RELAYER_ROLE(),
     ARBITER: await escrow.read.ARBITER_ROLE(),
     ADMIN: await escrow.read.DEFAULT_ADMIN_ROLE(),
+    PAUSER: await escrow.read.PAUSER_ROLE(),
   };
   await wait(publicClient, vault.write.grantRole([roles.ESCROW, escrow.address], { account: admin.account }));
+  await wait(publicClient, vault.write.grantRole([roles.SLASHER, admin.account.address], { account: admin.account }));
+  await wait(publicClient, escrow.write.grantRole([roles.ARBITER, admin.account.address], { account: admin.account }));
+  await wait(publicClient, vault.write.grantRole([roles.PAUSER, admin.account.address], { account: admin.account }));
+  await wait(publicClient, escrow.write.grantRole([roles.PAUSER, admin.account.address], { account: admin.account }));
+  await wait(publicClient, identity.write.grantRole([roles.PAUSER, admin.account.address], { account: admin.account }));
   await wait(
     publicClient,
     vault.write.grantRole([roles.VAULT_RELAYER, relayer.account.address], { account: admin.account }),
@@ -105,8 +114,8 @@ export async function stakeAgent(core: Core, agentId: bigint, owner: Address, am
   await wait(publicClient, vault.write.deposit([agentId, amount], { account: owner }));
 }
 
-/** reward * 5%, rounded up to the next base unit (as RunEscrow). */
-export const feeOf = (reward: bigint) => (reward * 500n + 9_999n) / 10_000n;
+/** reward * 5% (the escrow's fee rate at deployment), rounded up to the next base unit (as RunEscrow). */
+export const feeOf = (reward: bigint, bps = 500n) => (reward * bps + 9_999n) / 10_000n;
 
 /** Mints reward + fee to `poster`, approves the escrow and creates a run; returns the run id. */
 export async function createFundedRun(

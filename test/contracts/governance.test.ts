@@ -37,7 +37,7 @@ async function deployGovernance() {
     ws[6]!,
   ];
   const publicClient = await viem.getPublicClient();
-  const token = await viem.deployContract("AgentHubToken", [deployer.account.address]);
+  const token = await viem.deployContract("AgentHubToken", [[deployer.account.address], [tokens(100_000_000)]]);
   const timelock = await viem.deployContract("AgentHubTimelock", [
     2n * DAY,
     [],
@@ -163,6 +163,24 @@ describe("Governance (AgentHubToken, AgentHubGovernor, AgentHubTimelock)", () =>
       assert.equal(BigInt(await token.read.clock()), BigInt(await time.latest()));
       assert.equal(await token.read.getVotes([alice.account.address]), tokens(3_000_000));
       assert.equal(await token.read.getVotes([deployer.account.address]), 0n); // never delegated
+    });
+
+    it("mints a split allocation exactly once and refuses one that is not the whole supply", async () => {
+      const { alice, bob } = await loadFixture(deployGovernance);
+      const holders = [alice.account.address, bob.account.address];
+      const split = await viem.deployContract("AgentHubToken", [holders, [tokens(60_000_000), tokens(40_000_000)]]);
+      assert.equal(await split.read.balanceOf([alice.account.address]), tokens(60_000_000));
+      assert.equal(await split.read.balanceOf([bob.account.address]), tokens(40_000_000));
+      assert.equal(await split.read.totalSupply(), tokens(100_000_000));
+      await assert.rejects(
+        viem.deployContract("AgentHubToken", [holders, [tokens(60_000_000), tokens(39_999_999)]]),
+        /AgentHubTokenAllocationNotSupply/,
+      );
+      await assert.rejects(
+        viem.deployContract("AgentHubToken", [holders, [tokens(100_000_000)]]),
+        /AgentHubTokenInvalidAllocation/,
+      );
+      await assert.rejects(viem.deployContract("AgentHubToken", [[], []]), /AgentHubTokenInvalidAllocation/);
     });
 
     it("supports gasless delegation (delegateBySig)", async () => {

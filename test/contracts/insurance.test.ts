@@ -87,7 +87,7 @@ describe("InsurancePool", () => {
   describe("deployment", () => {
     it("sets immutables, roles and the 14-day cooldown", async () => {
       const { pool, usdc, escrow, identity, admin, relayer } = await loadFixture(deployPool);
-      assert.equal(await pool.read.WITHDRAWAL_COOLDOWN(), COOLDOWN);
+      assert.equal(await pool.read.withdrawalCooldown(), COOLDOWN);
       assert.equal(await pool.read.usdc(), getAddress(usdc.address));
       assert.equal(await pool.read.escrow(), getAddress(escrow.address));
       assert.equal(await pool.read.identity(), getAddress(identity.address));

@@ -448,7 +448,7 @@ describe("money safety (issue 12)", () => {
       assert.deepEqual(await escrow.read.failureOf([runId]), [fx.agent, Failure.TimedOut, slash]);
       assert.equal(await vault.read.locksOf([fx.agent]), 0n);
       assert.equal((await escrow.read.getRun([runId])).revisionRequestedAt, requestedAt);
-      assert.equal(await escrow.read.REVISION_TIMEOUT(), TIMEOUT);
+      assert.equal(await escrow.read.claimTimeout(), TIMEOUT, "the claim timeout also bounds a revision");
       await assertSolvent(fx);
     });
 

@@ -68,9 +68,8 @@ describe("RunEscrow", () => {
   describe("setup", () => {
     it("exposes constants, roles and defaults", async () => {
       const { escrow, roles, wallets, usdc, vault, identity } = await fixture();
-      assert.equal(await escrow.read.FEE_BPS(), 500n);
-      assert.equal(await escrow.read.CLAIM_TIMEOUT(), 7n * DAY);
-      assert.equal(await escrow.read.REVISION_TIMEOUT(), 7n * DAY);
+      assert.equal(await escrow.read.feeBps(), 500n);
+      assert.equal(await escrow.read.claimTimeout(), 7n * DAY);
       assert.equal(await escrow.read.slashBps(), 5000n);
       assert.equal(await escrow.read.treasury(), getAddress(wallets.treasury.account.address));
       assert.equal(await escrow.read.usdc(), getAddress(usdc.address));

@@ -7,13 +7,17 @@ import { api, db, deployments, stack, waitUntil } from "../support/stack.ts";
 after(() => db.end());
 
 describe("foundation: the stack answers", () => {
-  it("GET /health reports database and chain up", async () => {
-    const res = await api("GET", "/health");
-    assert.equal(res.status, 200);
-    assert.equal(res.body.status, "ok");
-    assert.equal(res.body.database, true);
-    assert.equal(res.body.chain, true);
-    assert.match(res.body.indexedBlock, /^\d+$/, "indexer checkpoint visible through the views schema");
+  it("GET /health is alive and GET /ready reports database, chain, relayer and indexer up", async () => {
+    const health = await api("GET", "/health");
+    assert.equal(health.status, 200);
+    assert.equal(health.body.status, "ok");
+    const res = await api("GET", "/ready");
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.ready, true);
+    assert.deepEqual(res.body.failing, []);
+    for (const part of ["database", "chain", "relayer", "indexer"]) assert.equal(res.body.checks[part].ok, true, part);
+    assert.match(res.body.checks.indexer.indexedBlock, /^\d+$/, "indexer checkpoint visible through the views schema");
+    assert.ok(res.body.checks.indexer.lagBlocks <= res.body.checks.indexer.maxLagBlocks);
   });
 
   it("GET /api/config returns chain id, every address and the payment domain", async () => {

@@ -136,7 +136,7 @@ describe("money safety: a run waiting on a revision times out", () => {
     await claimedAndSubmitted(agent, id);
     const revised = ok(await step(poster.key, id, "request-revision", "request-revision", { feedback: "redo" }));
     assert.equal(revised.run.state, "REVISION_REQUESTED");
-    assert.match(revised.message, /must resubmit by/);
+    assert.match(revised.message, /does not resubmit in time/);
     fails(await step(poster.key, id, "timeout-slash", "timeout-slash"), 409, "TIMEOUT_NOT_REACHED");
     await increaseTime(7 * DAY + 60);
     const before = await usdcBalance(poster.address);

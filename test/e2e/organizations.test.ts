@@ -5,8 +5,9 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
+import { signPayment } from "@agenthub/api/client/x402";
 import { setTxtRecord } from "../support/dns.ts";
-import { api, db, stack } from "../support/stack.ts";
+import { api, db, newWallet, stack } from "../support/stack.ts";
 
 const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };
 const sha256 = (v: string) => createHash("sha256").update(v).digest("hex");
@@ -461,10 +462,21 @@ describe("organizations", () => {
       [`org:${o.id}:60`, windowStart],
     );
     const limited = await api("GET", "/api/agents", { headers: { "x-api-key": o.apiKey } });
+    // Paid routes are priced per request, not rate limited (spec §8), with the key as without it.
+    const payer = newWallet();
+    const recipient = (await api("GET", "/api/config")).body.platformRecipient;
+    const paid = await api("POST", "/api/intelligence/search", {
+      headers: {
+        "x-api-key": o.apiKey,
+        "x-payment": await signPayment(payer.account, { recipient, endpoint: "/api/intelligence/search" }),
+      },
+      body: { limit: 1 },
+    });
     if (Math.floor(Date.now() / 1000 / 60) * 60 === windowStart) {
       assert.equal(limited.status, 429);
       assert.equal(code(limited), "RATE_LIMITED");
       assert.equal(limited.headers.get("x-ratelimit-remaining"), "0");
+      assert.equal(paid.status, 200, JSON.stringify(paid.body));
     }
     const growth = await createOrg({ plan: "growth" });
     const g = await api("GET", "/api/agents", { headers: { "x-api-key": growth.apiKey } });

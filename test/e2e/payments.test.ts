@@ -13,7 +13,7 @@ import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from "@x4
 import type { Address, Hex, LocalAccount } from "viem";
 import { repoRoot } from "../../scripts/lib/chain.ts";
 import { type Managed, startProcess } from "../../scripts/lib/process.ts";
-import { faucet } from "../support/agents.ts";
+import { claimAgent, faucet, registerAgent, usdcOf, walletFromKey } from "../support/agents.ts";
 import { api, db, deployments, newWallet, publicClient, rpc, stack, waitUntil } from "../support/stack.ts";
 
 const SEARCH = "/api/intelligence/search";
@@ -185,11 +185,11 @@ async function signAuthorization(account: LocalAccount, o: AuthOptions = {}) {
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64");
 
 /** x402 v2 PAYMENT-SIGNATURE header for a signed authorization. */
-function v2Header(p: { authorization: Record<string, string>; signature: Hex }, amount = "1000") {
+function v2Header(p: { authorization: Record<string, string>; signature: Hex }, amount = "1000", path = SEARCH) {
   return {
     "payment-signature": b64({
       x402Version: 2,
-      resource: { url: `${stack.apiUrl}${SEARCH}`, description: "search", mimeType: "application/json" },
+      resource: { url: `${stack.apiUrl}${path}`, description: "paid", mimeType: "application/json" },
       accepted: {
         scheme: "exact",
         network: "eip155:84532",
@@ -557,5 +557,74 @@ describe("payments: standard x402 (exact, EIP-3009 USDC)", () => {
     const spent = await post(stack.apiUrl, v2Header(unattended));
     assert.equal(spent.body.error.code, "NONCE_REUSED");
     assert.equal(await usdcBalance(payer.address), before - 2000n);
+  });
+
+  it("an attestation whose x402 settlement fails is undone; a retried payment answers the same attestation", async () => {
+    const relayer = await spawnRelayer(1500);
+    const apiUrl = await spawnApi({ RELAYER_URL: relayer, PAYMENT_RECONCILE_INTERVAL_MS: "300" });
+    const ATTEST = "/api/attestations/create";
+    const [attestorReg, subject, other] = [await registerAgent(), await registerAgent(), await registerAgent()];
+    const { owner } = await claimAgent(attestorReg.agentId, attestorReg.claimCode);
+    await faucet(owner.address, 20_000n, 10n ** 16n);
+    const attest = async (subjectId: number, auth: Awaited<ReturnType<typeof signAuthorization>>) => {
+      const res = await fetch(`${apiUrl}${ATTEST}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...v2Header(auth, "5000", ATTEST) },
+        body: JSON.stringify({ attestorId: attestorReg.agentId, subjectId, category: "quality", rating: 5 }),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const platformBefore = await usdcBalance(recipient);
+    const attestationsOf = async (subjectId: number) =>
+      (await db.query("select id from api.attestation where subject_id = $1", [subjectId])).rowCount;
+
+    // Settlement sent but not mined: 504, the attestation is written. Before the block, the payer empties its
+    // wallet with a better-paying transfer, so the settlement reverts when the block comes.
+    const doomed = await signAuthorization(owner.account, { value: 5000n });
+    await rpc("evm_setAutomine", [false]);
+    let pending: Awaited<ReturnType<typeof attest>>;
+    try {
+      pending = await attest(subject.agentId, doomed);
+      assert.equal(pending.status, 504, JSON.stringify(pending.body));
+      assert.equal(pending.body.error.code, "PAYMENT_PENDING");
+      assert.equal(await attestationsOf(subject.agentId), 1);
+      const { wallet, account } = walletFromKey(owner.key);
+      await wallet.writeContract({
+        address: deployments.usdc.address,
+        abi: TestUSDCAbi,
+        functionName: "transfer",
+        args: [newWallet().address, 20_000n],
+        account,
+        chain: publicClient.chain,
+        gas: 100_000n, // no estimate: against the pending block (settlement first) it would fail
+        maxPriorityFeePerGas: 50_000_000_000n,
+        maxFeePerGas: 100_000_000_000n,
+      });
+      await rpc("evm_mine");
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    assert.equal(await usdcOf(owner.address), 0n);
+    // The reconciler finds the settlement reverted: the payment is FAILED and the attestation is gone.
+    await waitUntil("unpaid attestation undone", async () => (await attestationsOf(subject.agentId)) === 0);
+    const row = await paymentRow("x402-exact", owner.address, doomed.authorization.nonce);
+    assert.equal(row.status, "FAILED");
+
+    // A settlement that only timed out is served on retry with the attestation it already bought, not a 409.
+    await faucet(owner.address, 5_000n);
+    const paid = await signAuthorization(owner.account, { value: 5000n });
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const first = await attest(other.agentId, paid);
+      assert.equal(first.status, 504, JSON.stringify(first.body));
+      await rpc("evm_mine");
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    const retried = await attest(other.agentId, paid);
+    assert.equal(retried.status, 201, JSON.stringify(retried.body));
+    assert.equal(await attestationsOf(other.agentId), 1);
+    assert.equal(await usdcOf(owner.address), 0n, "paid exactly once");
+    assert.equal(await usdcBalance(recipient), platformBefore + 5000n, "the platform got the settled payment only");
   });
 });

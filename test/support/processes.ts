@@ -19,3 +19,23 @@ export async function startExtraApi(): Promise<{ url: string; stop(): Promise<vo
   });
   return { url, stop: () => proc.stop() };
 }
+
+/** An extra relayer process against the stack's database and chain; `lines` collects its (pino JSON) log lines. */
+export async function startExtraRelayer(
+  env: Record<string, string>,
+): Promise<{ url: string; lines: string[]; stop(): Promise<void> }> {
+  const port = await freePort();
+  const lines: string[] = [];
+  const proc = startProcess("relayer-2", join(repoRoot, "node_modules", ".bin", "tsx"), ["src/main.ts"], {
+    cwd: join(repoRoot, "relayer"),
+    env: { ...stack.env, RELAYER_PORT: String(port), ...env },
+    quiet: process.env.E2E_VERBOSE !== "true",
+    onLine: (line) => lines.push(line),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor("extra relayer", async () => {
+    if (proc.child.exitCode !== null) throw new Error(`extra relayer exited: ${lines.slice(-5).join("\n")}`);
+    return (await fetch(`${url}/health`)).ok || undefined;
+  });
+  return { url, lines, stop: () => proc.stop() };
+}

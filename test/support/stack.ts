@@ -11,7 +11,7 @@ interface StackInfo {
   databaseUrl: string;
   relayerUrl: string;
   deploymentsFile: string;
-  secrets: { keyEncryptionKey: string; adminToken: string; relayerToken: string };
+  secrets: { keyEncryptionKey: string; adminToken: string; relayerToken: string; metricsToken: string };
   env: Record<string, string>;
 }
 

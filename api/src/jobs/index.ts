@@ -7,6 +7,7 @@
 // pg-boss then retries it on another process, and every handler is idempotent, so a crash loses nothing.
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
+import { publishPendingProfiles } from "../routes/agents/profile-publish.ts";
 import { runDueSubscriptions } from "../routes/subscriptions/scheduler.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
@@ -24,6 +25,7 @@ export const QUEUES = {
   searchStats: "search-stats",
   webhookDispatch: "webhook-dispatch",
   subscriptionRuns: "subscription-runs",
+  profilePublish: "profile-publish",
 } as const;
 
 export interface JobRunner {
@@ -106,6 +108,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.SUBSCRIPTION_INTERVAL_SECONDS,
       expireInSeconds: 600,
       run: () => runDueSubscriptions(deps),
+    },
+    {
+      // Coalesced profile updates: publishes each agent's latest profile on chain once its window ends.
+      name: QUEUES.profilePublish,
+      every: env.PROFILE_PUBLISH_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => publishPendingProfiles(deps),
     },
   ];
 

@@ -49,7 +49,18 @@ export async function verifyDepositTx(
   return deposited;
 }
 
-/** Whether `walletAddress` is the agent's wallet or its identity token's owner (who may stake for it). */
-export function isAgentWalletOrOwner(agent: { wallet: string; owner: string }, walletAddress: string): boolean {
-  return [agent.wallet, agent.owner].some((a) => isAddressEqual(a as Hex, walletAddress as Hex));
+/**
+ * Whether `walletAddress` speaks for the agent: its identity token's current owner, or its generated wallet while
+ * that wallet is still bound (the token has not changed hands since the claim). Everything that acts for an agent
+ * (stakes, coverage, withdrawals, run steps, attestations) asks this.
+ */
+export function isAgentWalletOrOwner(
+  agent: { wallet: string; owner: string; walletBound: boolean },
+  walletAddress: string,
+): boolean {
+  return agentControllers(agent).some((a) => isAddressEqual(a as Hex, walletAddress as Hex));
 }
+
+/** The addresses that act for an agent (see isAgentWalletOrOwner). */
+export const agentControllers = (agent: { wallet: string; owner: string; walletBound: boolean }): string[] =>
+  agent.walletBound ? [agent.owner, agent.wallet] : [agent.owner];

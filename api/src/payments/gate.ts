@@ -45,6 +45,17 @@ export interface GateDeps {
   recipient: Address;
   publicUrl: string;
   recoverer: Recoverer;
+  /**
+   * Called when a payment whose handler may have answered will never be settled (its settlement reverted or its
+   * authorization expired unsent, or its request died before settling): the paid route undoes its side effects.
+   */
+  onUnpaid?: (unpaid: UnpaidRequest) => Promise<void>;
+}
+
+export interface UnpaidRequest {
+  endpoint: string;
+  payer: Address;
+  nonce: string;
 }
 
 /** A payment accepted for one request. */
@@ -296,6 +307,20 @@ export class PaymentGate {
     );
   }
 
+  /** Marks the payment FAILED and lets its route undo what it did, once (only the transition calls back). */
+  private async fail(payer: Address, nonce: string, txHash: Hex | undefined, error: string): Promise<void> {
+    const endpoint = await this.store.failed(payer, nonce, txHash, error);
+    if (endpoint) await this.unpaid({ endpoint, payer, nonce });
+  }
+
+  private async unpaid(unpaid: UnpaidRequest): Promise<void> {
+    await this.deps
+      .onUnpaid?.(unpaid)
+      .catch((err) =>
+        this.deps.logger.error({ ...unpaid, err: (err as Error).message }, "could not undo an unpaid request"),
+      );
+  }
+
   idempotencyKey(asset: Address, payer: Address, nonce: Hex): string {
     return `x402:${this.deps.deployments.chainId}:${asset.toLowerCase()}:${payer.toLowerCase()}:${nonce}`;
   }
@@ -342,7 +367,7 @@ export class PaymentGate {
           await this.store.settled(a.from, a.nonce, onChain, true);
           return onChain;
         }
-        await this.store.failed(a.from, a.nonce, error.txHash, error.message);
+        await this.fail(a.from, a.nonce, error.txHash, error.message);
         throw new PaymentError(
           402,
           "PAYMENT_SETTLEMENT_FAILED",
@@ -380,7 +405,9 @@ export class PaymentGate {
             "0",
         );
         if (row.status === "PENDING") {
+          // Abandoned before settlement (its request died): whatever its handler did was never paid for.
           await this.store.releaseX402(payer, nonce);
+          await this.unpaid({ endpoint: row.endpoint, payer, nonce });
           continue;
         }
         if (row.tx_hash) {
@@ -388,11 +415,11 @@ export class PaymentGate {
             .getTransactionReceipt({ hash: row.tx_hash as Hex })
             .catch(() => undefined);
           if (receipt?.status === "reverted") {
-            await this.store.failed(payer, nonce, row.tx_hash as Hex, "settlement reverted on chain");
+            await this.fail(payer, nonce, row.tx_hash as Hex, "settlement reverted on chain");
             continue;
           }
         }
-        if (validBefore < now) await this.store.failed(payer, nonce, undefined, "authorization expired unsettled");
+        if (validBefore < now) await this.fail(payer, nonce, undefined, "authorization expired unsettled");
       } catch (error) {
         this.deps.logger.warn({ payer, nonce, err: (error as Error).message }, "x402 reconcile failed");
       }

@@ -6,6 +6,7 @@ import { PaymentError } from "./errors.ts";
 import { PaymentGate } from "./gate.ts";
 import type { PaidPath } from "./prices.ts";
 import { defaultRecoverer } from "./recover.ts";
+import { undoUnpaid } from "./unpaid.ts";
 
 const gates = new WeakMap<Deps, PaymentGate>();
 
@@ -22,6 +23,7 @@ export function paymentGate(deps: Deps): PaymentGate {
       recipient: deps.env.PLATFORM_RECIPIENT_ADDRESS as `0x${string}`,
       publicUrl: deps.env.PUBLIC_URL,
       recoverer: defaultRecoverer(),
+      onUnpaid: (unpaid) => undoUnpaid(deps, unpaid),
     });
     gate.startReconciler(deps.env.PAYMENT_RECONCILE_INTERVAL_MS);
     gates.set(deps, gate);

@@ -127,12 +127,15 @@ export class PaymentStore {
     );
   }
 
-  async failed(payer: Address, nonce: string, txHash: Hex | undefined, error: string): Promise<void> {
-    await this.pool.query(
+  /** Returns the paid endpoint when the payment became FAILED now (so its paid side effects can be undone). */
+  async failed(payer: Address, nonce: string, txHash: Hex | undefined, error: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ endpoint: string }>(
       `update api.payment set status = 'FAILED', tx_hash = coalesce($3, tx_hash), lease_until = null, error = $4,
-         updated_at = now() where scheme = 'x402-exact' and payer = $1 and nonce = $2 and status <> 'COMPLETED'`,
+         updated_at = now() where scheme = 'x402-exact' and payer = $1 and nonce = $2 and status <> 'COMPLETED'
+       returning endpoint`,
       [payer, nonce, txHash ?? null, error],
     );
+    return rows[0]?.endpoint;
   }
 
   /** x402 payments whose settlement outcome is unknown and that no request holds, oldest first. */

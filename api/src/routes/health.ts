@@ -1,51 +1,75 @@
+// Operations endpoints: /health (liveness), /ready (readiness, 503 with the failing parts), /metrics (Prometheus).
+import { metricsEndpoint } from "@agenthub/common/metrics";
 import { createRoute, z } from "@hono/zod-openapi";
 import { router } from "../lib/openapi.ts";
+
+const check = z.object({ ok: z.boolean(), error: z.string().optional() });
+const readiness = z.object({
+  ready: z.boolean(),
+  failing: z.array(z.enum(["database", "chain", "relayer", "indexer"])),
+  checks: z.object({
+    database: check,
+    chain: check.extend({ headBlock: z.string().optional() }),
+    relayer: check.extend({
+      address: z.string().optional(),
+      pending: z.number().int().optional(),
+      balanceWei: z.string().nullable().optional(),
+      balanceLow: z.boolean().nullable().optional(),
+    }),
+    indexer: check.extend({
+      indexedBlock: z.string().optional(),
+      lagBlocks: z.number().int().optional(),
+      maxLagBlocks: z.number().int(),
+    }),
+  }),
+});
 
 const health = createRoute({
   method: "get",
   path: "/health",
   tags: ["system"],
+  summary: "Liveness: the process answers (touches no database, chain or relayer)",
   responses: {
     200: {
-      description: "Service health",
-      content: {
-        "application/json": {
-          schema: z.object({
-            status: z.enum(["ok", "degraded"]),
-            database: z.boolean(),
-            chain: z.boolean(),
-            indexedBlock: z.string().nullable(),
-          }),
-        },
-      },
+      description: "The process is alive",
+      content: { "application/json": { schema: z.object({ status: z.literal("ok"), uptimeSeconds: z.number() }) } },
     },
   },
 });
 
-export const healthRoutes = router().openapi(health, async (c) => {
-  const { pool, chain, env } = c.get("deps");
-  const [database, block, indexed] = await Promise.all([
-    pool.query("select 1").then(
-      () => true,
-      () => false,
-    ),
-    chain.getBlockNumber().then(
-      (b) => b,
-      () => null,
-    ),
-    pool
-      // Ponder's checkpoint string is timestamp(10) | chain id(16) | block number(16) | ...
-      .query<{ block: string }>(
-        `select max(substring(latest_checkpoint from 27 for 16)::numeric)::text as block from ${env.INDEXER_SCHEMA}._ponder_checkpoint`,
-      )
-      .then(
-        (r) => r.rows[0]?.block ?? null,
-        () => null,
-      ),
-  ]);
-  const ok = database && block !== null;
-  return c.json(
-    { status: ok ? ("ok" as const) : ("degraded" as const), database, chain: block !== null, indexedBlock: indexed },
-    200,
-  );
+const ready = createRoute({
+  method: "get",
+  path: "/ready",
+  tags: ["system"],
+  summary: "Readiness: Postgres, chain RPC, relayer and indexer (within READY_MAX_INDEXER_LAG_BLOCKS) all good",
+  responses: {
+    200: { description: "Ready to serve", content: { "application/json": { schema: readiness } } },
+    503: {
+      description: "Not ready: `failing` names the parts",
+      content: { "application/json": { schema: readiness } },
+    },
+  },
 });
+
+const metrics = createRoute({
+  method: "get",
+  path: "/metrics",
+  tags: ["system"],
+  summary: "Prometheus metrics (Authorization: Bearer <METRICS_TOKEN>; off when METRICS_TOKEN is unset)",
+  responses: {
+    200: { description: "Prometheus text format", content: { "text/plain": { schema: z.string() } } },
+    401: { description: "Missing or wrong token" },
+    404: { description: "METRICS_TOKEN is not set" },
+  },
+});
+
+export const healthRoutes = router()
+  .openapi(health, (c) => c.json({ status: "ok" as const, uptimeSeconds: Math.round(process.uptime()) }, 200))
+  .openapi(ready, async (c) => {
+    const result = await c.get("deps").ops.readiness();
+    return c.json(result, result.ready ? 200 : 503);
+  })
+  .openapi(metrics, (c) => {
+    const { ops, env } = c.get("deps");
+    return metricsEndpoint(ops.registry, env.METRICS_TOKEN)(c) as never;
+  });

@@ -1,4 +1,3 @@
-import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import { createRoute } from "@hono/zod-openapi";
 import { isAddressEqual } from "viem";
 import { errors } from "../../errors.ts";
@@ -9,6 +8,7 @@ import { verifySignedAction } from "../../lib/signed-action.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { emitOrgEvent } from "../../webhooks/emit.ts";
 import { registrationFile } from "./metadata.ts";
+import { publishProfile } from "./profile-publish.ts";
 import { findAgent, slashHistory } from "./repository.ts";
 import { agentDetail, agentIdParam, updateBody } from "./schemas.ts";
 import { toDetail } from "./views.ts";
@@ -19,7 +19,14 @@ const route = createRoute({
   tags: ["agents"],
   summary: "Update the profile; signed (EIP-4361) by the identity token's owner",
   request: { params: agentIdParam, body: jsonBody(updateBody) },
-  responses: { 200: json(agentDetail, "Updated agent"), ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: json(agentDetail, "Updated agent, on chain"),
+    202: json(
+      agentDetail,
+      "Updated agent, saved; its token URI (ipfsHash) follows within the coalescing window (header x-profile-publish: coalesced)",
+    ),
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
 });
 
 export const profileRoutes = router().openapi(route, async (c) => {
@@ -49,15 +56,9 @@ export const profileRoutes = router().openapi(route, async (c) => {
   };
   const identity = deps.deployments.contracts.AgentIdentity.address;
   const stored = await deps.ipfs.putJson(registrationFile(next, id, identity, deps.deployments.chainId));
-  if (`ipfs://${stored.cid}` !== agent.metadataUri) {
-    await deps.relayer.call(
-      "AgentIdentity",
-      AgentIdentityAbi,
-      "setTokenURI",
-      [BigInt(id), stored.uri],
-      `profile:${id}:${stored.cid}`,
-    );
-  }
+  // One relayed setTokenURI per agent per window, within daily quotas (429 before anything is saved).
+  const published =
+    `ipfs://${stored.cid}` === agent.metadataUri ? undefined : await publishProfile(deps, id, agent.owner, stored.uri);
   await deps.pool.query(
     `insert into api.agent_profile (agent_id, name, description, capabilities, programming_langs, domains, tools, endpoints, image, metadata_cid)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -76,6 +77,14 @@ export const profileRoutes = router().openapi(route, async (c) => {
       stored.cid,
     ],
   );
+  if (published && !published.sent) {
+    // Coalesced: saved and served now; on chain within PROFILE_COALESCE_SECONDS, together with later updates.
+    const updated = (await findAgent(deps, id))!;
+    const [now, slashes] = await Promise.all([chainClock(deps).now(), slashHistory(deps, id)]);
+    c.header("x-profile-publish", "coalesced");
+    await emitOrgEvent(deps, "agent.updated", id, { agentId: id, name: next.name, changed: Object.keys(changes) });
+    return c.json(toDetail(updated, now, slashes), 202);
+  }
   await waitForIndexer(
     `profile of agent ${id}`,
     async () =>

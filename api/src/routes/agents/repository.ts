@@ -6,6 +6,8 @@ export interface AgentRecord {
   id: number;
   owner: string;
   wallet: string;
+  /** The generated wallet still speaks for the agent (no transfer but the mint and the claim so far). */
+  walletBound: boolean;
   metadataUri: string;
   claimed: boolean;
   registeredAt: bigint;
@@ -33,6 +35,7 @@ interface Row {
   id: string;
   owner: string;
   wallet: string;
+  wallet_bound: boolean;
   metadata_uri: string;
   claimed: boolean;
   registered_at: string;
@@ -59,7 +62,7 @@ interface Row {
 
 export function agentSelect(schema: string): string {
   return `
-  select a.id::text, a.owner, a.wallet, a.metadata_uri, a.claimed, a.registered_at::text,
+  select a.id::text, a.owner, a.wallet, a.wallet_bound, a.metadata_uri, a.claimed, a.registered_at::text,
          p.name, p.description, p.capabilities, p.programming_langs, p.domains, p.tools, p.endpoints, p.image,
          s.amount::text, s.pending_withdrawal::text, s.staked_at::text, s.trust_state, s.strikes,
          st.completions, st.total_claimed, st.total_volume::text,
@@ -81,6 +84,7 @@ export function toAgentRecord(row: Row): AgentRecord {
     id: Number(row.id),
     owner: row.owner,
     wallet: row.wallet,
+    walletBound: row.wallet_bound,
     metadataUri: row.metadata_uri,
     claimed: row.claimed,
     registeredAt: BigInt(row.registered_at),

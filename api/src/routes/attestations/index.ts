@@ -7,9 +7,11 @@ import { ATTESTATION_CATEGORIES, attestationWeight } from "../../domain/reputati
 import { recomputeAgent, recomputeSoon } from "../../domain/reputation-store.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
+import { agentControllers } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
+import { onUnpaid } from "../../payments/unpaid.ts";
 
 const CREATE_PATH = "/api/attestations/create";
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -159,8 +161,8 @@ const view = (r: Row) => ({
 });
 
 async function agentInfo(deps: Deps, agent: number) {
-  const r = await deps.pool.query<{ wallet: string; owner: string; score: number | null }>(
-    `select a.wallet, a.owner, r.score from ${deps.env.INDEXER_SCHEMA}.agent a
+  const r = await deps.pool.query<{ wallet: string; owner: string; walletBound: boolean; score: number | null }>(
+    `select a.wallet, a.owner, a.wallet_bound "walletBound", r.score from ${deps.env.INDEXER_SCHEMA}.agent a
        left join api.reputation r on r.agent_id = a.id where a.id = $1`,
     [agent],
   );
@@ -172,11 +174,42 @@ async function assertAgent(deps: Deps, agent: number) {
   if (!r.rowCount) throw errors.agentNotFound(agent);
 }
 
+// An attestation whose x402 payment never settles is deleted (and its subject recomputed): attestations are paid.
+onUnpaid(CREATE_PATH, async (deps, { payer, nonce }) => {
+  const { rows } = await deps.pool.query<{ subject_id: string }>(
+    "delete from api.attestation where payer = $1 and payment_nonce = $2 returning subject_id::text",
+    [payer, nonce],
+  );
+  if (rows.length)
+    await recomputeSoon(
+      deps,
+      rows.map((r) => Number(r.subject_id)),
+      "attestation",
+    );
+});
+
+/** The attestation this payment already bought (a retried request, e.g. after 504 PAYMENT_PENDING). */
+async function boughtWith(deps: Deps, payer: string, nonce: string): Promise<Row | undefined> {
+  const { rows } = await deps.pool.query<Row>(
+    `select ${COLUMNS} from api.attestation t where t.payer = $1 and t.payment_nonce = $2`,
+    [payer, nonce],
+  );
+  return rows[0];
+}
+
 export const attestationRoutes = router()
   .openapi(createRouteDef, async (c) => {
     const deps = c.get("deps");
     const payment = c.get("payment");
     const body = c.req.valid("json");
+    const bought = await boughtWith(deps, payment.payer, payment.nonce);
+    if (bought) {
+      const same =
+        Number(bought.attestor_id) === body.attestorId &&
+        Number(bought.subject_id) === body.subjectId &&
+        bought.category === body.category;
+      if (same) return c.json({ attestation: view(bought) }, 201);
+    }
     if (!(ATTESTATION_CATEGORIES as readonly string[]).includes(body.category)) {
       throw new ApiError(400, "INVALID_CATEGORY", `category must be one of ${ATTESTATION_CATEGORIES.join(", ")}`);
     }
@@ -189,7 +222,7 @@ export const attestationRoutes = router()
     const [attestor, subject] = await Promise.all([agentInfo(deps, body.attestorId), agentInfo(deps, body.subjectId)]);
     if (!attestor) throw new ApiError(404, "AGENT_NOT_FOUND", `attestor agent ${body.attestorId} does not exist`);
     if (!subject) throw new ApiError(404, "AGENT_NOT_FOUND", `subject agent ${body.subjectId} does not exist`);
-    const speaksFor = [attestor.wallet, attestor.owner].map((a) => a.toLowerCase());
+    const speaksFor = agentControllers(attestor).map((a) => a.toLowerCase());
     if (!speaksFor.includes(payment.payer.toLowerCase())) {
       throw new ApiError(
         403,
@@ -198,7 +231,8 @@ export const attestationRoutes = router()
       );
     }
     const subjectControllers = new Set([subject.wallet, subject.owner].map((a) => a.toLowerCase()));
-    if (speaksFor.some((a) => subjectControllers.has(a))) {
+    // Same party: any address that ever controlled both (an unbound wallet's key is still held by someone).
+    if ([attestor.wallet, attestor.owner].some((a) => subjectControllers.has(a.toLowerCase()))) {
       throw new ApiError(
         400,
         "SAME_OWNER_ATTESTATION",

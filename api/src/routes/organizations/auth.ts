@@ -6,10 +6,12 @@ import { timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, OrgAuth } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
+import { PAID_PATHS } from "../../payments/prices.ts";
 import { hashCredential, keyKind, sameDigest, wellFormed } from "./credentials.ts";
 import { PLANS, type PlanName } from "./plans.ts";
 
 const USDC_PER_18_DECIMALS = 10n ** 12n;
+const PAID_PATH_SET = new Set<string>(PAID_PATHS);
 
 /** The organization key of a request, if it presents one. */
 function presentedKey(c: Context<AppEnv>): string | undefined {
@@ -56,20 +58,8 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   const org: OrgAuth = { id: row.org_id, plan: row.plan, keyKind: row.kind, secretVerified };
   c.set("org", org);
 
-  const decision = await deps.rateLimiter.hit(`org:${org.id}`, [
-    { windowSec: 60, max: PLANS[org.plan].requestsPerMinute },
-  ]);
-  c.header("X-RateLimit-Limit", String(decision.limit));
-  c.header("X-RateLimit-Remaining", String(decision.remaining));
-  c.header("X-RateLimit-Reset", String(decision.reset));
-  if (!decision.allowed) {
-    c.header("Retry-After", String(Math.max(1, decision.reset - Math.floor(Date.now() / 1000))));
-    throw new ApiError(
-      429,
-      "RATE_LIMITED",
-      `too many requests: the ${org.plan} plan allows ${decision.limit} requests per minute`,
-    );
-  }
+  // Paid routes are priced per request, not rate limited (spec §8), with or without a key; they still count as usage.
+  if (!PAID_PATH_SET.has(c.req.path)) await planLimit(c, org);
   await next();
 
   // Usage: every request made with the key; x402 payments (volume in USDC base units) on successful paid calls.
@@ -86,6 +76,24 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     )
     .catch((err) => deps.logger.warn({ err, org: org.id }, "could not count organization usage"));
 };
+
+/** The plan's requests per minute for this organization (Postgres fixed window shared by every API process). */
+async function planLimit(c: Context<AppEnv>, org: OrgAuth): Promise<void> {
+  const decision = await c
+    .get("deps")
+    .rateLimiter.hit(`org:${org.id}`, [{ windowSec: 60, max: PLANS[org.plan].requestsPerMinute }]);
+  c.header("X-RateLimit-Limit", String(decision.limit));
+  c.header("X-RateLimit-Remaining", String(decision.remaining));
+  c.header("X-RateLimit-Reset", String(decision.reset));
+  if (!decision.allowed) {
+    c.header("Retry-After", String(Math.max(1, decision.reset - Math.floor(Date.now() / 1000))));
+    throw new ApiError(
+      429,
+      "RATE_LIMITED",
+      `too many requests: the ${org.plan} plan allows ${decision.limit} requests per minute`,
+    );
+  }
+}
 
 export function isAdmin(c: Context<AppEnv>): boolean {
   const expected = Buffer.from(`Bearer ${c.get("deps").env.ADMIN_TOKEN}`);

@@ -9,6 +9,7 @@ import type { AppEnv, Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
+import { isAgentWalletOrOwner } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
@@ -16,7 +17,7 @@ import { emitOrgEvent } from "../../webhooks/emit.ts";
 import { findAgent, statusOf } from "../agents/repository.ts";
 import { agentStatus } from "../agents/schemas.ts";
 import { checkClaim } from "./eligibility.ts";
-import { chainNow, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
+import { chainNow, claimTimeout, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
 import { getRun, isoFromSeconds, type RunRecord } from "./repository.ts";
 import {
   claimBody,
@@ -29,7 +30,7 @@ import {
   signedOnly,
   submitBody,
 } from "./schemas.ts";
-import { CLAIM_TIMEOUT_SECONDS, REVISION_TIMEOUT_SECONDS, type RunState } from "./state.ts";
+import { CLAIM_TIMEOUT_SECONDS, type RunState } from "./state.ts";
 import { toRunDetail } from "./views.ts";
 
 type Actor = "poster" | "agent" | "party";
@@ -39,7 +40,8 @@ const same = (a: string | null, b: string) => a !== null && isAddressEqual(a as 
 /** Checks `signer` may act as `actor` on `run`; returns which side it is. */
 function assertActor(run: RunRecord, signer: Address, actor: Actor): "poster" | "agent" {
   const isPoster = same(run.poster, signer);
-  const isAgent = run.agentId !== null && (same(run.agentOwner, signer) || same(run.agentWallet, signer));
+  const isAgent =
+    run.agentId !== null && (same(run.agentOwner, signer) || (run.agentWalletBound && same(run.agentWallet, signer)));
   if (actor === "poster" && !isPoster) {
     throw errors.forbidden("NOT_RUN_POSTER", `only the run's poster ${run.poster} may do this`);
   }
@@ -199,7 +201,7 @@ export const actionRoutes = router()
     if (!isAddressEqual(signer, body.walletAddress as Address)) {
       throw errors.forbidden("WALLET_MISMATCH", "the message must be signed by walletAddress");
     }
-    if (!same(agent.owner, signer) && !same(agent.wallet, signer)) {
+    if (!isAgentWalletOrOwner(agent, signer)) {
       throw errors.forbidden("WALLET_MISMATCH", `walletAddress is neither agent ${agent.id}'s owner nor its wallet`);
     }
     const relayed = await withRunLock(deps, id, async () => {
@@ -338,7 +340,7 @@ export const actionRoutes = router()
         },
         detail: () => ({ feedback }),
         done: (run) =>
-          `Revision ${run.revisions} of ${run.maxRevisions} requested for run ${run.id}; the agent must resubmit by ${isoFromSeconds(run.revisionRequestedAt! + REVISION_TIMEOUT_SECONDS)} or the poster may slash its stake.`,
+          `Revision ${run.revisions} of ${run.maxRevisions} requested for run ${run.id}; if the agent does not resubmit in time (the escrow's claim timeout, from now) the poster may slash its stake.`,
       }),
       200,
     );
@@ -408,16 +410,15 @@ export const actionRoutes = router()
         from: ["CLAIMED", "IN_PROGRESS", "REVISION_REQUESTED"],
         verb: "timeout-slash",
         send: async (deps, run) => {
+          // The escrow's timeout (a governance parameter) runs from the claim, or from the last revision request.
           const revision = run.state === "REVISION_REQUESTED";
-          const availableAt = revision
-            ? run.revisionRequestedAt! + REVISION_TIMEOUT_SECONDS
-            : run.claimedAt! + CLAIM_TIMEOUT_SECONDS;
+          const availableAt = (revision ? run.revisionRequestedAt! : run.claimedAt!) + (await claimTimeout(deps));
           if ((await chainNow(deps)) < availableAt) {
             throw errors.conflict(
               "TIMEOUT_NOT_REACHED",
               revision
-                ? `the agent has until ${isoFromSeconds(availableAt)} (7 days after the revision request) to resubmit`
-                : `the agent has until ${isoFromSeconds(availableAt)} (7 days after its claim) to submit`,
+                ? `the agent has until ${isoFromSeconds(availableAt)} to resubmit after the revision request`
+                : `the agent has until ${isoFromSeconds(availableAt)} to submit after its claim`,
             );
           }
           return relayEscrow(deps, "timeoutSlash", [onchain(run)]);

@@ -43,6 +43,15 @@ export async function withRunLock<T>(deps: Deps, id: number, fn: () => Promise<T
   }
 }
 
+/** RunEscrow's claim timeout (a governance parameter): also the time an agent has to resubmit after a revision request. */
+export async function claimTimeout(deps: Deps): Promise<bigint> {
+  return deps.chain.readContract({
+    address: deps.deployments.contracts.RunEscrow.address,
+    abi: RunEscrowAbi,
+    functionName: "claimTimeout",
+  });
+}
+
 /** Latest chain time, uncached: deadline and timeout checks must agree with the next block. */
 export const chainNow = (deps: Deps) => new ChainClock(deps.chain, 0).now();
 

@@ -19,6 +19,7 @@ export interface RunRecord {
   state: RunState;
   agentId: number | null;
   agentWallet: string | null;
+  agentWalletBound: boolean;
   agentOwner: string | null;
   claimedByWallet: string | null;
   agentStake: bigint | null;
@@ -58,6 +59,7 @@ interface Row {
   c_metadata_uri: string | null;
   c_failed_agent_id: string | null;
   a_wallet: string | null;
+  a_wallet_bound: boolean | null;
   a_owner: string | null;
   s_amount: string | null;
   s_pending: string | null;
@@ -73,7 +75,7 @@ function runSelect(schema: string): string {
          c.claimed_at::text c_claimed_at, c.submitted_at::text c_submitted_at, c.deliverable_hash c_deliverable_hash,
          c.revision_requested_at::text c_revision_requested_at,
          c.metadata_uri c_metadata_uri, c.failed_agent_id::text c_failed_agent_id,
-         a.wallet a_wallet, a.owner a_owner, s.amount::text s_amount, s.pending_withdrawal::text s_pending,
+         a.wallet a_wallet, a.wallet_bound a_wallet_bound, a.owner a_owner, s.amount::text s_amount, s.pending_withdrawal::text s_pending,
          (select ra.signer from api.run_action ra
            where ra.run_id = r.id and ra.action = 'claim-run' and ra.agent_id = c.agent_id
            order by ra.id desc limit 1) claim_signer
@@ -106,6 +108,7 @@ function toRecord(row: Row): RunRecord {
     state: apiState(row.c_state, funded),
     agentId,
     agentWallet: row.a_wallet,
+    agentWalletBound: row.a_wallet_bound === true,
     agentOwner: row.a_owner,
     claimedByWallet: agentId === null ? null : (row.claim_signer ?? row.a_wallet),
     agentStake:

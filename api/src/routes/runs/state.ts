@@ -74,5 +74,3 @@ export { FEE_BPS, feeOf } from "../../domain/fee.ts";
 
 /** No submission within this long after the claim lets the poster slash (RunEscrow.CLAIM_TIMEOUT). */
 export const CLAIM_TIMEOUT_SECONDS = 7n * 24n * 3600n;
-/** No resubmission within this long after a revision request lets the poster slash (RunEscrow.REVISION_TIMEOUT). */
-export const REVISION_TIMEOUT_SECONDS = 7n * 24n * 3600n;

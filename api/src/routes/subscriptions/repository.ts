@@ -100,13 +100,7 @@ const accounts = new WeakMap<object, Address>();
 export async function subscriptionAccount(deps: Deps): Promise<Address> {
   const known = accounts.get(deps);
   if (known) return known;
-  let address: string | undefined;
-  try {
-    const res = await fetch(`${deps.env.RELAYER_URL}/health`);
-    address = ((await res.json()) as { address?: string }).address;
-  } catch {
-    address = undefined;
-  }
+  const address = await deps.relayer.address().catch(() => undefined);
   if (!address) throw errors.unavailable("RELAYER_UNAVAILABLE", "the subscription account (relayer) is unreachable");
   const checksummed = getAddress(address);
   accounts.set(deps, checksummed);

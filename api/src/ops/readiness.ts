@@ -1,0 +1,123 @@
+// Readiness: is every part a request may need up? Postgres, the chain RPC, the relayer, and the indexer caught up
+// with the chain head (within READY_MAX_INDEXER_LAG_BLOCKS). Probes run on the operations pool, never on the pool
+// user requests share, each with a deadline, and at most once a second however often /ready is asked.
+import type { RelayerClient, RelayerStatus } from "@agenthub/relayer/client";
+import type pg from "pg";
+import type { PublicClient } from "viem";
+
+export interface Check {
+  ok: boolean;
+  error?: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** Names of the checks that fail. */
+  failing: (keyof Readiness["checks"])[];
+  checks: {
+    database: Check;
+    chain: Check & { headBlock?: string };
+    relayer: Check & { address?: string; pending?: number; balanceWei?: string | null; balanceLow?: boolean | null };
+    indexer: Check & { indexedBlock?: string; lagBlocks?: number; maxLagBlocks: number };
+  };
+}
+
+/** Everything the probes learned, for /ready and /metrics alike. */
+export interface Probe {
+  readiness: Readiness;
+  head?: bigint;
+  indexed?: bigint;
+  relayer?: RelayerStatus;
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const failure = (error: unknown) => ({ ok: false, error: (error as Error).message?.split("\n")[0] ?? String(error) });
+
+export interface ReadinessOptions {
+  pool: pg.Pool;
+  chain: PublicClient;
+  relayer: RelayerClient;
+  indexerSchema: string;
+  maxLagBlocks: number;
+  timeoutMs: number;
+}
+
+export async function probe(opts: ReadinessOptions): Promise<Probe> {
+  const { timeoutMs } = opts;
+  const [database, head, indexed, relayer] = await Promise.allSettled([
+    withDeadline(opts.pool.query("select 1"), timeoutMs, "postgres"),
+    withDeadline(opts.chain.getBlockNumber({ cacheTime: 0 }), timeoutMs, "chain RPC"),
+    withDeadline(
+      // Ponder's checkpoint string is timestamp(10) | chain id(16) | block number(16) | ...
+      opts.pool.query<{ block: string | null }>(
+        `select max(substring(latest_checkpoint from 27 for 16)::numeric)::text as block
+         from ${opts.indexerSchema}._ponder_checkpoint`,
+      ),
+      timeoutMs,
+      "indexer checkpoint",
+    ),
+    opts.relayer.status(),
+  ]);
+  const out: Probe = {
+    readiness: {
+      ready: false,
+      failing: [],
+      checks: {
+        database: database.status === "fulfilled" ? { ok: true } : failure(database.reason),
+        chain: head.status === "fulfilled" ? { ok: true, headBlock: head.value.toString() } : failure(head.reason),
+        relayer: { ok: false },
+        indexer: { ok: false, maxLagBlocks: opts.maxLagBlocks },
+      },
+    },
+  };
+  const { checks } = out.readiness;
+  if (head.status === "fulfilled") out.head = head.value;
+  if (relayer.status === "fulfilled") {
+    const r = relayer.value;
+    out.relayer = r;
+    const failing = Object.entries(r.checks ?? {}).filter(([, c]) => !c.ok);
+    checks.relayer = {
+      ok: r.ready,
+      address: r.address,
+      pending: r.pending,
+      balanceWei: r.balanceWei,
+      balanceLow: r.balanceLow,
+      ...(failing.length ? { error: failing.map(([name, c]) => `${name}: ${c.error ?? "down"}`).join("; ") } : {}),
+    };
+  } else {
+    checks.relayer = failure(relayer.reason);
+  }
+  if (indexed.status === "rejected") {
+    checks.indexer = { ...failure(indexed.reason), maxLagBlocks: opts.maxLagBlocks };
+  } else if (indexed.value.rows[0]?.block == null) {
+    checks.indexer = { ok: false, error: "nothing indexed yet", maxLagBlocks: opts.maxLagBlocks };
+  } else {
+    out.indexed = BigInt(indexed.value.rows[0].block);
+    const lag = out.head === undefined ? undefined : Number(out.head > out.indexed ? out.head - out.indexed : 0n);
+    checks.indexer = {
+      ok: lag !== undefined && lag <= opts.maxLagBlocks,
+      indexedBlock: out.indexed.toString(),
+      lagBlocks: lag,
+      maxLagBlocks: opts.maxLagBlocks,
+      ...(lag === undefined
+        ? { error: "chain head unknown" }
+        : lag > opts.maxLagBlocks
+          ? { error: `${lag} blocks behind the chain head` }
+          : {}),
+    };
+  }
+  out.readiness.failing = Object.entries(checks)
+    .filter(([, c]) => !c.ok)
+    .map(([name]) => name as keyof Readiness["checks"]);
+  out.readiness.ready = out.readiness.failing.length === 0;
+  return out;
+}
