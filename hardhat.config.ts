@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import hardhatMocha from "@nomicfoundation/hardhat-mocha";
 import hardhatToolboxViem from "@nomicfoundation/hardhat-toolbox-viem";
-import { defineConfig } from "hardhat/config";
+import { configVariable, defineConfig } from "hardhat/config";
 
 // The compiler comes from the `solc` npm package: this machine cannot download compilers at run time.
 const require = createRequire(import.meta.url);
@@ -23,12 +23,23 @@ export default defineConfig({
     // In-process chain used by contract tests; same chain id as Base Sepolia so signatures match production domains.
     default: { type: "edr-simulated", chainType: "l1", chainId: 84532 },
     localhost: { type: "http", chainType: "l1", url: process.env.RPC_URL ?? "http://127.0.0.1:8545" },
+    // Keys and URLs are configuration variables: `npx hardhat keystore set BASE_SEPOLIA_DEPLOYER_KEY` (encrypted
+    // on this machine, outside the repo), or an environment variable of the same name. Nothing is read until a
+    // command uses this network.
     baseSepolia: {
       type: "http",
-      chainType: "l1",
-      url: process.env.RPC_URL ?? "https://sepolia.base.org",
-      accounts: process.env.DEPLOYER_PRIVATE_KEY ? [process.env.DEPLOYER_PRIVATE_KEY] : [],
+      chainType: "op",
+      chainId: 84532,
+      url: configVariable("BASE_SEPOLIA_RPC_URL"),
+      accounts: [configVariable("BASE_SEPOLIA_DEPLOYER_KEY")],
     },
+  },
+  // `hardhat ignition deploy ... --verify` and `hardhat verify` (Etherscan v2 covers Base Sepolia; Blockscout and
+  // Sourcify need no key).
+  verify: {
+    etherscan: { apiKey: configVariable("ETHERSCAN_API_KEY") },
+    blockscout: { enabled: true },
+    sourcify: { enabled: true },
   },
   test: { mocha: { timeout: 120000 } },
 });

@@ -5,19 +5,13 @@
 //   GET  /bench/cache   search cache hits and misses of this process
 
 import { createRequire } from "node:module";
-import { agentHubChain, loadDeployments } from "@agenthub/common";
-import { RelayerClient } from "@agenthub/relayer/client";
-import { createPublicClient, http } from "viem";
 import { createApp } from "../api/src/app.ts";
 import type { Deps } from "../api/src/context.ts";
 import { createPool } from "../api/src/db/pool.ts";
 import { loadApiEnv } from "../api/src/env.ts";
-import { IpfsStore } from "../api/src/lib/ipfs.ts";
-import { KeyStore } from "../api/src/lib/keystore.ts";
-import { RateLimiter } from "../api/src/lib/rate-limit.ts";
-import { Operations } from "../api/src/ops/operations.ts";
 import { paymentGate, requirePayment } from "../api/src/payments/index.ts";
 import { searchCacheStats } from "../api/src/routes/intelligence/search.ts";
+import { createDeps } from "../api/src/server.ts";
 
 // The API package's own dependencies (this file lives outside it).
 const apiRequire = createRequire(new URL("../api/package.json", import.meta.url));
@@ -28,20 +22,7 @@ const pino = apiRequire("pino") as (options: { level: string }) => Deps["logger"
 
 const env = loadApiEnv();
 const pool = createPool(env.DATABASE_URL, Number(process.env.BENCH_POOL_SIZE ?? 20));
-const chain = createPublicClient({ chain: agentHubChain(env.RPC_URL), transport: http(env.RPC_URL) });
-const relayer = new RelayerClient(env.RELAYER_URL, env.RELAYER_TOKEN);
-const deps: Deps = {
-  env,
-  pool,
-  deployments: loadDeployments(env.DEPLOYMENTS_FILE),
-  chain,
-  relayer,
-  logger: pino({ level: env.LOG_LEVEL }),
-  rateLimiter: new RateLimiter(pool, env.RATE_LIMIT_MULTIPLIER),
-  keys: new KeyStore(env.KEY_ENCRYPTION_KEY),
-  ipfs: new IpfsStore(pool, env.IPFS_API_URL),
-  ops: new Operations(env, chain, relayer, pool),
-};
+const deps = createDeps(env, pool, pino({ level: env.LOG_LEVEL }));
 const app = createApp(deps);
 const staticBody = { status: "ok", service: "agenthub", version: "1.0.0" };
 app.get("/bench/static", (c) => c.json(staticBody));

@@ -2,8 +2,9 @@
 // Entry point for `npm start` / `npm test` on a machine that may only have an older Node and npm.
 // Hardhat 3 needs Node >= 22.13, so we provide Node 22 and pnpm from the npm registry under .tools/
 // and install the workspace with them (installing under Node 20 would skip EDR's native binary).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
+import { constants } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -42,4 +43,20 @@ if (!existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSyn
   if (status !== 0) process.exit(status);
 }
 
-process.exit(run("pnpm", ["run", task, ...process.argv.slice(3)], { env }));
+// The stack runs directly under Node 22 (no pnpm/tsx wrappers between the terminal and the orchestrator), and this
+// process stays until it exits: Ctrl-C reaches the orchestrator, which stops every service before the prompt returns.
+const [cmd, args] =
+  task === "stack"
+    ? ["node", ["--import", "tsx", join("scripts", "stack.ts"), ...process.argv.slice(3)]]
+    : ["pnpm", ["run", task, ...process.argv.slice(3)]];
+const child = spawn(cmd, args, { stdio: "inherit", cwd: root, env });
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    if (child.exitCode === null) child.kill(signal);
+  });
+}
+child.on("error", (error) => {
+  console.error(`[bootstrap] ${cmd}: ${error.message}`);
+  process.exit(1);
+});
+child.on("exit", (code, signal) => process.exit(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 1)));

@@ -2,6 +2,7 @@
 // Run after `hardhat compile` (the root `compile` script does both). Never hand-copy ABIs.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { sourcesFingerprint } from "./lib/build.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const artifactsDir = join(root, "artifacts", "contracts");
@@ -48,6 +49,8 @@ const bytecodes = deployable
   .map((a) => `export const ${a.contractName}Bytecode = ${JSON.stringify(a.bytecode)} as \`0x\${string}\`;\n`)
   .join("");
 writeFileSync(join(outDir, "bytecode.ts"), header + bytecodes);
+// Lets `npm start` skip compiling when nothing the generated files depend on has changed (scripts/lib/build.ts).
+writeFileSync(join(outDir, ".sources.sha256"), `${sourcesFingerprint()}\n`);
 console.log(
   `generated ABIs for ${artifacts.length} contracts (${deployable.length} deployable) in ${relative(root, outDir)}`,
 );

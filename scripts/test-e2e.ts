@@ -31,6 +31,7 @@ const jobEnv = {
   PROFILE_COALESCE_SECONDS: "3",
   PROFILE_PUBLISH_INTERVAL_SECONDS: "1",
   WEBHOOK_RETRY_BASE_SECONDS: "1",
+  KEY_CUSTODY_INTERVAL_SECONDS: "1",
   ALLOW_PRIVATE_UPTIME_TARGETS: "true",
   DNS_SERVER: dns.server,
 };
@@ -50,6 +51,7 @@ writeFileSync(
     rpcUrl: stack.rpcUrl,
     databaseUrl: stack.databaseUrl,
     relayerUrl: stack.relayerUrl,
+    indexerUrl: stack.indexerUrl,
     deploymentsFile: stack.deploymentsFile,
     secrets: stack.secrets,
     env: stack.env,

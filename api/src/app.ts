@@ -5,6 +5,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv, Deps } from "./context.ts";
+import { isPoolTimeout } from "./db/pool.ts";
 import { ApiError, errorBody } from "./errors.ts";
 import { LIMITS, rateLimit } from "./lib/rate-limit.ts";
 import { PAID_PATHS as PRICED_PATHS } from "./payments/index.ts";
@@ -115,11 +116,20 @@ export function createApp(deps: Deps) {
           504,
         );
       }
+      if (error.code === "TX_REVERTED" && error.errorName === "EnforcedPause") {
+        // The emergency Safe or governance paused the contract (docs/decisions.md, "Emergency pause").
+        return c.json(errorBody("CONTRACT_PAUSED", `the contract is paused; try again later (${error.message})`), 503);
+      }
       if (error.code === "TX_REVERTED") return c.json(errorBody("TX_REVERTED", error.message), 409);
       if (error.code === "TIMEOUT") {
         return c.json(errorBody("RELAYER_TIMEOUT", "the transaction relayer did not answer in time; retry"), 504);
       }
       return c.json(errorBody("RELAYER_UNAVAILABLE", "the transaction relayer is unavailable"), 503);
+    }
+    if (isPoolTimeout(error)) {
+      deps.logger.warn({ requestId: c.get("requestId") }, "no database connection within the pool timeout");
+      c.header("Retry-After", "1");
+      return c.json(errorBody("SERVICE_BUSY", "the service is at capacity; retry shortly"), 503);
     }
     deps.logger.error({ requestId: c.get("requestId"), err: error }, "unhandled error");
     return c.json(errorBody("INTERNAL_ERROR", `internal error (request ${c.get("requestId")})`), 500);

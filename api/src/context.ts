@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import type { PublicClient } from "viem";
 import type { ApiEnv } from "./env.ts";
+import type { IndexerProgress } from "./lib/indexer-progress.ts";
 import type { IpfsStore } from "./lib/ipfs.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { RateLimiter } from "./lib/rate-limit.ts";
@@ -21,6 +22,8 @@ export interface Deps {
   rateLimiter: RateLimiter;
   keys: KeyStore;
   ipfs: IpfsStore;
+  /** The indexer's committed block, watched by one poller: writes wait on it instead of polling their rows. */
+  indexer: IndexerProgress;
   /** Readiness probes and metrics, on their own small Postgres pool. */
   ops: Operations;
 }

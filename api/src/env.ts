@@ -50,6 +50,10 @@ export const apiEnvSchema = z.object({
   RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().default(1),
   /** How long a write waits for the indexer to reflect its transaction. */
   INDEXER_WAIT_MS: z.coerce.number().int().positive().default(30_000),
+  /** After a claim, how long the claimant can fetch the key again (same code and signature) before it is erased. */
+  CLAIM_KEY_REDELIVERY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** How often claimed keys past their redelivery window are erased and orphaned mints adopted. */
+  KEY_CUSTODY_INTERVAL_SECONDS: z.coerce.number().int().positive().default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often each API process settles the books of x402 payments whose settlement outcome was unknown. */
   PAYMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { agentHubChain, loadDeployments, rpcTransport, rpcUrls } from "@agenthub/common";
 import { RelayerClient } from "@agenthub/relayer/client";
 import { serve } from "@hono/node-server";
-import pino from "pino";
+import type pg from "pg";
+import pino, { type Logger } from "pino";
 import { createPublicClient } from "viem";
 import { createApp } from "./app.ts";
 import type { Deps } from "./context.ts";
@@ -11,6 +12,7 @@ import { migrate } from "./db/migrate.ts";
 import { createPool } from "./db/pool.ts";
 import type { ApiEnv } from "./env.ts";
 import { startJobs } from "./jobs/index.ts";
+import { IndexerProgress } from "./lib/indexer-progress.ts";
 import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
@@ -23,11 +25,8 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
-  const logger = pino({ level: env.LOG_LEVEL, redact: ["privateKey", "*.privateKey", "signature", "authorization"] });
-  const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
-  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE);
-  await migrate(pool);
+/** Everything a request needs, built once per process (the server and the benchmark servers share this). */
+export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
   const urls = rpcUrls(env);
   const chain = createPublicClient({
     chain: agentHubChain(urls[0]!),
@@ -38,18 +37,26 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
     timeoutMs: env.RELAYER_TIMEOUT_MS,
     statusTimeoutMs: env.READY_TIMEOUT_MS,
   });
-  const deps: Deps = {
+  return {
     env,
     pool,
-    deployments,
+    deployments: loadDeployments(env.DEPLOYMENTS_FILE),
     chain,
     relayer,
     logger,
     rateLimiter: new RateLimiter(pool, env.RATE_LIMIT_MULTIPLIER),
     keys: new KeyStore(env.KEY_ENCRYPTION_KEY),
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
+    indexer: new IndexerProgress(pool, env.INDEXER_SCHEMA),
     ops: new Operations(env, chain, relayer, pool),
   };
+}
+
+export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
+  const logger = pino({ level: env.LOG_LEVEL, redact: ["privateKey", "*.privateKey", "signature", "authorization"] });
+  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE);
+  await migrate(pool);
+  const deps = createDeps(env, pool, logger);
   if (env.RATE_LIMIT_MULTIPLIER !== 1) logger.warn({ multiplier: env.RATE_LIMIT_MULTIPLIER }, "rate limits are scaled");
   const app = createApp(deps);
   const server = await new Promise<Server>((resolve) => {
@@ -65,6 +72,7 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs?.stop();
       await closeSearch(deps);
+      deps.indexer.close();
       await deps.ops.close();
       await pool.end();
     },

@@ -92,13 +92,16 @@ describe("run states", () => {
     assert.equal(apiState("RevisionRequested", true), "REVISION_REQUESTED");
     assert.throws(() => apiState("Exploded", true));
   });
-  it("computes the 5% fee rounded up like the escrow (any reward pays at least one base unit)", () => {
-    assert.equal(feeOf(10_000_000n), 500_000n);
-    assert.equal(feeOf(12_345_679n), 617_284n);
-    assert.equal(feeOf(20n), 1n);
-    assert.equal(feeOf(19n), 1n);
-    assert.equal(feeOf(1n), 1n);
-    assert.equal(feeOf(21n), 2n);
+  it("computes the fee at the escrow's rate, rounded up like the escrow (any reward pays at least one unit)", () => {
+    assert.equal(feeOf(10_000_000n, 500n), 500_000n);
+    assert.equal(feeOf(12_345_679n, 500n), 617_284n);
+    assert.equal(feeOf(19n, 500n), 1n);
+    assert.equal(feeOf(20n, 500n), 1n);
+    assert.equal(feeOf(21n, 500n), 2n);
+    assert.equal(feeOf(1n), 1n, "the default rate is the deployment's 5%");
+    assert.equal(feeOf(10_000_000n, 300n), 300_000n);
+    assert.equal(feeOf(10_000_000n, 0n), 0n);
+    assert.equal(feeOf(1n, 0n), 0n);
   });
 });
 

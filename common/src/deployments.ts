@@ -33,6 +33,8 @@ export const deploymentsSchema = z.object({
   usdc: z.object({ address, name: z.string(), version: z.string(), decimals: z.number().int() }),
   /** Receives platform fees (the governance timelock). */
   treasury: address,
+  /** The emergency 3-of-5 Safe holding PAUSER_ROLE (absent in files written before it existed). */
+  emergencySafe: address.optional(),
   /** Lowest start block of all contracts: where indexing begins. */
   startBlock: z.number().int().nonnegative(),
   contracts: z.object(

@@ -4,10 +4,23 @@ import { FatalWait, type Managed, rpcCall, startProcess, waitFor } from "./proce
 
 export const repoRoot = new URL("../..", import.meta.url).pathname;
 
-/** Hardhat's well-known development accounts (public test keys, never used outside local chains). */
+/**
+ * Hardhat's well-known development accounts (public test keys, never used outside local chains), in the roles
+ * ignition/parameters/localhost.json gives them: #0 deploys (and then holds nothing), #1 relays, #2 holds the
+ * local community allocation of AHUB (35M: enough votes to pass proposals alone; tests hand it out), #3-#7 own
+ * the emergency 3-of-5 Safe.
+ */
 export const devAccounts = {
   deployer: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
   relayer: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  governanceHolder: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+  safeOwners: [
+    "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+    "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
+    "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba",
+    "0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e",
+    "0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356",
+  ],
 } as const;
 
 export async function startHardhatNode(opts: { port: number; quiet?: boolean }): Promise<Managed & { rpcUrl: string }> {

@@ -1,6 +1,9 @@
 // Child-process helpers shared by the local stack and the end-to-end tests.
 import { type ChildProcess, spawn } from "node:child_process";
 
+/** Preloaded into every service so it stops itself when its parent dies without stopping it (see the file). */
+const parentWatch = new URL("./parent-watch.mjs", import.meta.url).href;
+
 export interface Managed {
   name: string;
   child: ChildProcess;
@@ -24,9 +27,11 @@ export function startProcess(
   args: string[],
   opts: { cwd?: string; env?: NodeJS.ProcessEnv; quiet?: boolean; onLine?: (line: string) => void } = {},
 ): Managed {
+  const env = { ...process.env, ...opts.env };
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --import ${parentWatch}`.trim();
   const child = spawn(cmd, args, {
     cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
     // Own process group: a terminal Ctrl-C reaches only the orchestrator, which stops services in order.
     detached: true,
@@ -68,11 +73,16 @@ export class FatalWait extends Error {}
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined>,
-  { timeoutMs = 60_000, intervalMs = 200 } = {},
+  {
+    timeoutMs = 60_000,
+    intervalMs = 200,
+    signal,
+  }: { timeoutMs?: number; intervalMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     try {
       const value = await probe();
       if (value !== undefined) return value;

@@ -4,11 +4,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import type { Deployments } from "@agenthub/common";
+import { type Deployments, loadDeployments } from "@agenthub/common";
 import pg from "pg";
 import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts, repoRoot, startHardhatNode } from "./chain.ts";
-import { deployAll } from "./deploy.ts";
+import { deployLocal } from "./deploy.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 import { FatalWait, type Managed, startProcess, waitFor } from "./process.ts";
 
@@ -27,7 +27,13 @@ export interface StackOptions {
   apiEnv?: Record<string, string>;
   /** Where the deployment addresses are written (default: <dataDir>/deployments/localhost.json). */
   deploymentsFile?: string;
+  /** Contracts already deployed (e.g. deployments/baseSepolia.json with `rpcUrl`): nothing is deployed. */
+  existingDeploymentsFile?: string;
+  /** The relayer's signing key (default: Hardhat's development account #1, the local parameters' relayer). */
+  relayerKey?: `0x${string}`;
   log?: (msg: string) => void;
+  /** Aborting it stops a start in progress (Ctrl-C during start-up): what already runs is stopped, start rejects. */
+  signal?: AbortSignal;
 }
 
 export interface Stack {
@@ -35,6 +41,7 @@ export interface Stack {
   rpcUrl: string;
   databaseUrl: string;
   relayerUrl: string;
+  indexerUrl: string;
   deployments: Deployments;
   deploymentsFile: string;
   secrets: Secrets;
@@ -98,17 +105,22 @@ async function resetDatabase(url: string): Promise<void> {
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = opts.log ?? ((msg: string) => console.log(msg));
   mkdirSync(opts.dataDir, { recursive: true });
-  const stops: (() => Promise<void>)[] = [];
+  // Services (API, indexer, relayer) stop together first, then what they use (chain, Postgres): bounded by the
+  // slowest single stop, not their sum, so Ctrl-C frees every port within seconds.
+  const serviceStops: (() => Promise<void>)[] = [];
+  const infraStops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch(() => {});
+    await Promise.all(serviceStops.splice(0).map((stop) => stop().catch(() => {})));
+    await Promise.all(infraStops.splice(0).map((stop) => stop().catch(() => {})));
   };
+  const signal = opts.signal;
   try {
     const secrets = localSecrets(opts.dataDir);
 
     let rpcUrl = opts.rpcUrl;
     if (!rpcUrl) {
       const node = await startHardhatNode({ port: opts.chainPort ?? (await freePort()), quiet: true });
-      stops.push(() => node.stop());
+      infraStops.push(() => node.stop());
       rpcUrl = node.rpcUrl;
       log(`chain      ${rpcUrl} (Hardhat EDR, chain id 84532)`);
     }
@@ -120,22 +132,33 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         port: opts.pgPort ?? (await freePort()),
         log,
       });
-      stops.push(() => db.stop());
+      infraStops.push(() => db.stop());
       databaseUrl = db.url;
     }
+    signal?.throwIfAborted();
     if (!opts.rpcUrl) await resetDatabase(databaseUrl);
     log(`postgres   ${databaseUrl.replace(/:[^:@/]+@/, ":***@")}`);
 
-    const deploymentsFile = opts.deploymentsFile ?? join(opts.dataDir, "deployments", "localhost.json");
-    const relayerAccount = privateKeyToAccount(devAccounts.relayer);
-    const deployments = await deployAll({
-      network: "localhost",
-      rpcUrl,
-      deployerKey: devAccounts.deployer,
-      relayer: relayerAccount.address,
-      outFile: deploymentsFile,
-    });
-    log(`contracts  deployed (${Object.keys(deployments.contracts).length} + TestUSDC), see ${deploymentsFile}`);
+    const relayerKey = opts.relayerKey ?? devAccounts.relayer;
+    let deploymentsFile = opts.deploymentsFile ?? join(opts.dataDir, "deployments", "localhost.json");
+    let deployments: Deployments;
+    if (opts.existingDeploymentsFile) {
+      deploymentsFile = opts.existingDeploymentsFile;
+      deployments = loadDeployments(deploymentsFile);
+      log(`contracts  ${deployments.network} (chain ${deployments.chainId}) from ${deploymentsFile}`);
+    } else {
+      const started = Date.now();
+      deployments = await deployLocal({
+        network: "localhost",
+        rpcUrl,
+        relayer: privateKeyToAccount(relayerKey).address,
+        deploymentDir: join(opts.dataDir, "ignition", "localhost"),
+        outFile: deploymentsFile,
+        log: (msg) => log(`deploy     ${msg}`),
+      });
+      signal?.throwIfAborted();
+      log(`contracts  deployed with Ignition in ${Date.now() - started} ms, see ${deploymentsFile}`);
+    }
 
     const relayerPort = opts.relayerPort ?? (await freePort());
     const indexerPort = opts.indexerPort ?? (await freePort());
@@ -145,7 +168,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       RPC_URL: rpcUrl,
       DEPLOYMENTS_FILE: deploymentsFile,
       LOCAL_CHAIN: "true",
-      RELAYER_PRIVATE_KEY: devAccounts.relayer,
+      RELAYER_PRIVATE_KEY: relayerKey,
       RELAYER_TOKEN: secrets.relayerToken,
       RELAYER_PORT: String(relayerPort),
       RELAYER_URL: `http://127.0.0.1:${relayerPort}`,
@@ -165,15 +188,19 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const quiet = opts.quiet ?? false;
     const spawnService = (name: string, cmd: string, args: string[], cwd: string, extraEnv = {}): Managed => {
       const proc = startProcess(name, cmd, args, { cwd, env: { ...env, ...extraEnv }, quiet });
-      stops.push(() => proc.stop());
+      serviceStops.push(() => proc.stop());
       return proc;
     };
 
     const relayer = spawnService("relayer", tsx, ["src/main.ts"], join(repoRoot, "relayer"));
-    await waitFor("relayer", async () => {
-      if (relayer.child.exitCode !== null) throw new FatalWait(`relayer exited with ${relayer.child.exitCode}`);
-      return (await fetch(`${env.RELAYER_URL}/health`)).ok || undefined;
-    });
+    await waitFor(
+      "relayer",
+      async () => {
+        if (relayer.child.exitCode !== null) throw new FatalWait(`relayer exited with ${relayer.child.exitCode}`);
+        return (await fetch(`${env.RELAYER_URL}/health`)).ok || undefined;
+      },
+      { signal },
+    );
     log(`relayer    ${env.RELAYER_URL}`);
 
     // A fresh deployment schema each start (Ponder cannot reuse a schema across builds); readers use the views.
@@ -201,7 +228,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         if (ponder.child.exitCode !== null) throw new FatalWait(`indexer exited with ${ponder.child.exitCode}`);
         return (await fetch(`http://127.0.0.1:${indexerPort}/health`)).ok || undefined;
       },
-      { timeoutMs: 120_000 },
+      { timeoutMs: 120_000, signal },
     );
     log(`indexer    http://127.0.0.1:${indexerPort} (schema ${ponderSchema}, views in "${env.INDEXER_SCHEMA}")`);
 
@@ -216,7 +243,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         if (res.ok) return true;
         throw new Error(`not ready: ${JSON.stringify(((await res.json()) as { failing?: string[] }).failing)}`);
       },
-      { timeoutMs: 120_000 },
+      { timeoutMs: 120_000, signal },
     );
     log(`api        http://localhost:${apiPort}`);
 
@@ -225,6 +252,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       rpcUrl,
       databaseUrl,
       relayerUrl: env.RELAYER_URL!,
+      indexerUrl: `http://127.0.0.1:${indexerPort}`,
       deployments,
       deploymentsFile,
       secrets,

@@ -5,7 +5,7 @@ import { before, describe, it } from "node:test";
 import { signPayment } from "@agenthub/api/client/x402";
 import type { Address, LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { claimAgent, faucet, registerAgent } from "../support/agents.ts";
+import { claimAgent, depositDirect, faucet, registerAgent } from "../support/agents.ts";
 import { setTxtRecord } from "../support/dns.ts";
 import { api, db, newWallet } from "../support/stack.ts";
 
@@ -20,7 +20,12 @@ async function claimedAgent(owner?: ReturnType<typeof newWallet>) {
   const reg = await registerAgent();
   if (!owner) {
     const claim = await claimAgent(reg.agentId, reg.claimCode);
-    return { ...reg, owner: claim.owner.account as LocalAccount, wallet: privateKeyToAccount(claim.agentKey) };
+    return {
+      ...reg,
+      owner: claim.owner.account as LocalAccount,
+      wallet: privateKeyToAccount(claim.agentKey),
+      agentKey: claim.agentKey,
+    };
   }
   // Claimed to a chosen owner (to build two agents of the same wallet).
   const signature = await owner.account.signMessage({
@@ -30,7 +35,12 @@ async function claimedAgent(owner?: ReturnType<typeof newWallet>) {
     body: { signature, userAddress: owner.address, claimCode: reg.claimCode },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return { ...reg, owner: owner.account as LocalAccount, wallet: privateKeyToAccount(res.body.privateKey) };
+  return {
+    ...reg,
+    owner: owner.account as LocalAccount,
+    wallet: privateKeyToAccount(res.body.privateKey),
+    agentKey: res.body.privateKey as `0x${string}`,
+  };
 }
 
 async function attest(payer: LocalAccount, body: Record<string, unknown>, nonce?: string) {
@@ -109,7 +119,9 @@ describe("attestations: create", () => {
       ).status,
       201,
     );
-    await faucet(strong.walletAddress, 5_000_000_000n);
+    // Stake badges prove stake locked in the vault.
+    await faucet(strong.walletAddress, 5_000_000_000n, 10n ** 16n);
+    await depositDirect(strong.agentKey, strong.agentId, 5_000_000_000n);
     const stake = (
       await api("POST", "/api/verifications/stake", {
         body: { agentId: strong.agentId, minStakeAmount: "5000000000" },

@@ -33,4 +33,28 @@ describe("client IP", () => {
     }
     assert.deepEqual(statuses, [201, 201, 201, 429]);
   });
+
+  it("limits count only requests that pass validation (stake: 5 a minute, claim: 10 a minute)", async () => {
+    const ip = freshIp();
+    const stake = (body: unknown) => api("POST", "/api/agents/999999/stake", { body, ip });
+    for (let i = 0; i < 8; i++) {
+      const bad = await stake({ amount: "lots", txHash: "0x12", walletAddress: "nope" });
+      assert.equal(bad.status, 400, JSON.stringify(bad.body));
+      assert.equal(bad.body.error.code, "VALIDATION_ERROR");
+    }
+    const wellFormed = {
+      amount: "20000000",
+      txHash: `0x${"ab".repeat(32)}`,
+      walletAddress: "0x000000000000000000000000000000000000dEaD",
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await stake(wellFormed)).status);
+    assert.deepEqual(statuses, [404, 404, 404, 404, 404, 429]);
+
+    const claimIp = freshIp();
+    for (let i = 0; i < 12; i++) {
+      const bad = await api("POST", "/api/agents/999999/claim", { body: { signature: "0x00" }, ip: claimIp });
+      assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    }
+  });
 });

@@ -1,9 +1,9 @@
-// Verifications against the real stack: TXT lookups through a DNS server on loopback, on-chain USDC balances,
+// Verifications against the real stack: TXT lookups through a DNS server on loopback, stake locked in the vault,
 // server-graded skill tests, chain time for validity, retakes and the expiry job.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TestUSDCAbi } from "@agenthub/common/generated/abis";
-import { faucet, registerAgent } from "../support/agents.ts";
+import { StakeVaultAbi } from "@agenthub/common/generated/abis";
+import { claimAgent, depositDirect, faucet, registerAgent, stakedAgent } from "../support/agents.ts";
 import { setTxtRecord } from "../support/dns.ts";
 import { api, db, deployments, increaseTime as moveChainTime, publicClient, waitUntil } from "../support/stack.ts";
 
@@ -144,8 +144,9 @@ describe("verifications: domain", () => {
 });
 
 describe("verifications: stake", () => {
-  it("reads the agent wallet's USDC balance: below the minimum 400, enough -> VERIFIED stake-100 for 6 months", async () => {
+  it("reads the agent's locked StakeVault stake, not a wallet balance: VERIFIED stake-100 for 6 months, lapsing on withdrawal", async () => {
     const agent = await registerAgent();
+    const { owner, agentKey } = await claimAgent(agent.agentId, agent.claimCode);
     const created = await api("POST", "/api/verifications/stake", {
       body: { agentId: agent.agentId, minStakeAmount: "100000000" },
     });
@@ -158,8 +159,13 @@ describe("verifications: stake", () => {
     const poor = await api("POST", `/api/verifications/${v.id}/verify-stake`);
     assert.equal(poor.status, 400);
     assert.equal(poor.body.error.code, "INSUFFICIENT_BALANCE");
+    // USDC held in the wallet (it could be borrowed for one block) earns nothing.
+    await faucet(agent.walletAddress, 150_000_000n, 10n ** 16n);
+    const held = await api("POST", `/api/verifications/${v.id}/verify-stake`);
+    assert.equal(held.status, 400, JSON.stringify(held.body));
+    assert.equal(held.body.error.code, "INSUFFICIENT_BALANCE");
 
-    await faucet(agent.walletAddress, 150_000_000n);
+    await depositDirect(agentKey, agent.agentId, 150_000_000n);
     const ok = await api("POST", `/api/verifications/${v.id}/verify-stake`);
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     const verified = ok.body.verification;
@@ -168,16 +174,25 @@ describe("verifications: stake", () => {
     assert.equal(verified.badge, "stake-100");
     const validity = days(verified.expiresAt, verified.verifiedAt);
     assert.ok(validity >= 181 && validity <= 184, `${validity} days`);
-    // Nothing was locked or moved.
-    const balance = await publicClient.readContract({
-      address: deployments.usdc.address,
-      abi: TestUSDCAbi,
-      functionName: "balanceOf",
-      args: [agent.walletAddress],
-    });
-    assert.equal(balance, 150_000_000n);
     // stake-100 is worth 2 points.
     assert.equal((await reputation(agent.agentId)).score, 52);
+
+    // The owner asks to withdraw 60 USDC: 90 stay locked, below the badge's 100; the expiry job lapses it.
+    await faucet(owner.address, 0n, 10n ** 16n);
+    const hash = await owner.wallet.writeContract({
+      address: deployments.contracts.StakeVault.address,
+      abi: StakeVaultAbi,
+      functionName: "requestWithdrawal",
+      args: [BigInt(agent.agentId), 60_000_000n],
+      account: owner.account,
+      chain: publicClient.chain,
+    });
+    await publicClient.waitForTransactionReceipt({ hash });
+    await waitUntil("stake badge lapsed", async () => {
+      const r = await db.query("select status from api.verification where id = $1", [v.id]);
+      return r.rows[0].status === "EXPIRED";
+    });
+    await waitUntil("reputation without the badge", async () => (await reputation(agent.agentId)).score === 50);
 
     const tooSmall = await api("POST", "/api/verifications/stake", {
       body: { agentId: agent.agentId, minStakeAmount: "99999999" },
@@ -191,8 +206,7 @@ describe("verifications: stake", () => {
   });
 
   it("badges use whole-USDC tiers: 5000 USDC is stake-5000 and only the highest stake badge counts", async () => {
-    const agent = await registerAgent();
-    await faucet(agent.walletAddress, 6_000_000_000n);
+    const agent = await stakedAgent(5_000_000_000n);
     for (const [min, badge] of [
       ["500000000", "stake-500"],
       ["5000000000", "stake-5000"],
@@ -343,8 +357,7 @@ describe("verifications: skill", () => {
 
 describe("verifications: expiry", () => {
   it("the expiry job moves VERIFIED past expiresAt to EXPIRED and recomputes; verify then answers VERIFICATION_EXPIRED", async () => {
-    const agent = await registerAgent();
-    await faucet(agent.walletAddress, 100_000_000n);
+    const agent = await stakedAgent(100_000_000n);
     const v = (
       await api("POST", "/api/verifications/stake", { body: { agentId: agent.agentId, minStakeAmount: "100000000" } })
     ).body.verification;

@@ -332,12 +332,13 @@ describe("organization webhooks", () => {
     });
     assert.equal(reg.status, 201);
     const agentId = reg.body.agentId as number;
-    const { owner } = await claimAgent(agentId, reg.body.claimCode);
+    const { owner, agentKey } = await claimAgent(agentId, reg.body.claimCode);
     const signed = await signedAction(owner.key, "update-profile", "agent", agentId);
     const patched = await api("PATCH", `/api/agents/${agentId}`, { body: { ...signed, name: "Life Renamed" } });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
 
-    await faucet(reg.body.walletAddress, 150_000_000n);
+    await faucet(reg.body.walletAddress, 150_000_000n, 10n ** 16n);
+    await depositDirect(agentKey, agentId, 150_000_000n); // stake badges prove stake locked in the vault
     const requested = await api("POST", "/api/verifications/stake", { body: { agentId, minStakeAmount: "100000000" } });
     assert.equal(requested.status, 201, JSON.stringify(requested.body));
     const verified = await api("POST", `/api/verifications/${requested.body.verification.id}/verify-stake`);

@@ -5,11 +5,12 @@ import { startProcess, waitFor } from "../../scripts/lib/process.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { stack } from "./stack.ts";
 
-export async function startExtraApi(): Promise<{ url: string; stop(): Promise<void> }> {
+/** Another API process on the same database and chain; `env` overrides the stack's API environment. */
+export async function startExtraApi(env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const proc = startProcess("api-2", join(repoRoot, "node_modules", ".bin", "tsx"), ["src/main.ts"], {
     cwd: join(repoRoot, "api"),
-    env: { ...stack.env, PORT: String(port) },
+    env: { ...stack.env, ...env, PORT: String(port) },
     quiet: true,
   });
   const url = `http://127.0.0.1:${port}`;

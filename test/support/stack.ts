@@ -10,6 +10,7 @@ interface StackInfo {
   rpcUrl: string;
   databaseUrl: string;
   relayerUrl: string;
+  indexerUrl: string;
   deploymentsFile: string;
   secrets: { keyEncryptionKey: string; adminToken: string; relayerToken: string; metricsToken: string };
   env: Record<string, string>;

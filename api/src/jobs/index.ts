@@ -10,6 +10,7 @@ import type { Deps } from "../context.ts";
 import { publishPendingProfiles } from "../routes/agents/profile-publish.ts";
 import { runDueSubscriptions } from "../routes/subscriptions/scheduler.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
+import { keyCustody } from "./key-custody.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
 import { refreshSearchShares } from "./search-stats.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
@@ -25,6 +26,7 @@ export const QUEUES = {
   searchStats: "search-stats",
   webhookDispatch: "webhook-dispatch",
   subscriptionRuns: "subscription-runs",
+  keyCustody: "key-custody",
   profilePublish: "profile-publish",
 } as const;
 
@@ -108,6 +110,14 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.SUBSCRIPTION_INTERVAL_SECONDS,
       expireInSeconds: 600,
       run: () => runDueSubscriptions(deps),
+    },
+    {
+      // Erases claimed keys after their redelivery window, adopts mints whose answer was lost, drops expired
+      // idempotency records (and the claim codes sealed in them).
+      name: QUEUES.keyCustody,
+      every: env.KEY_CUSTODY_INTERVAL_SECONDS,
+      expireInSeconds: 300,
+      run: () => keyCustody(deps),
     },
     {
       // Coalesced profile updates: publishes each agent's latest profile on chain once its window ends.

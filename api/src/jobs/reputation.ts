@@ -78,7 +78,20 @@ export async function expireVerifications(deps: Deps): Promise<{ expired: number
       returning v.agent_id::text, e.was`,
     [at],
   );
-  const affected = [...new Set(rows.filter((r) => r.was === "VERIFIED").map((r) => Number(r.agent_id)))];
+  // A stake badge lasts only while the stake it proves stays locked: withdrawal requests and slashes end it.
+  const lapsed = await deps.pool.query<{ agent_id: string }>(
+    `update api.verification v set status = 'EXPIRED', message = 'the locked stake fell below the minimum'
+       from api.verification x left join ${deps.env.INDEXER_SCHEMA}.stake s on s.agent_id = x.agent_id
+      where v.id = x.id and x.type = 'stake' and x.status = 'VERIFIED'
+        and coalesce(s.amount - s.pending_withdrawal, 0) < x.min_stake_amount
+      returning v.agent_id::text`,
+  );
+  const affected = [
+    ...new Set([
+      ...rows.filter((r) => r.was === "VERIFIED").map((r) => Number(r.agent_id)),
+      ...lapsed.rows.map((r) => Number(r.agent_id)),
+    ]),
+  ];
   if (affected.length > 0) await recomputeAgents(deps, affected, "expiry", now);
-  return { expired: rows.length };
+  return { expired: rows.length + lapsed.rows.length };
 }

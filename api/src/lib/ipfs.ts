@@ -16,16 +16,26 @@ export class IpfsStore {
     private readonly ipfsApiUrl?: string,
   ) {}
 
-  /** Stores JSON with stable key order; returns the CID and the ipfs:// URI. */
-  async putJson(value: unknown): Promise<{ cid: string; uri: string }> {
+  /**
+   * Stores JSON with stable key order; returns the CID and the ipfs:// URI. Inside a caller's transaction (`db`)
+   * nothing is pinned (no network I/O while a connection is held): call pinStored(cid) after the commit.
+   */
+  async putJson(value: unknown, db?: pg.PoolClient): Promise<{ cid: string; uri: string }> {
     const bytes = new TextEncoder().encode(JSON.stringify(value));
     const cid = await cidOf(bytes);
-    await this.pool.query(
+    await (db ?? this.pool).query(
       "insert into api.ipfs_object (cid, content, content_type) values ($1, $2, 'application/json') on conflict (cid) do nothing",
       [cid, Buffer.from(bytes)],
     );
-    if (this.ipfsApiUrl) await this.pin(bytes, cid);
+    if (this.ipfsApiUrl && !db) await this.pin(bytes, cid);
     return { cid, uri: `ipfs://${cid}` };
+  }
+
+  /** Pins an object stored inside a transaction (no-op without IPFS_API_URL). */
+  async pinStored(cid: string): Promise<void> {
+    if (!this.ipfsApiUrl) return;
+    const stored = await this.get(cid);
+    if (stored) await this.pin(stored.content, cid);
   }
 
   async get(cid: string): Promise<{ content: Buffer; contentType: string } | undefined> {

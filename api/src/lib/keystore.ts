@@ -15,20 +15,28 @@ export class KeyStore {
   }
 
   encrypt(privateKey: Hex, walletAddress: string): Buffer {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
-    cipher.setAAD(Buffer.from(walletAddress.toLowerCase()));
-    const body = Buffer.concat([cipher.update(Buffer.from(privateKey.slice(2), "hex")), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    return this.seal(Buffer.from(privateKey.slice(2), "hex"), walletAddress.toLowerCase());
   }
 
   decrypt(blob: Buffer, walletAddress: string): Hex {
+    return `0x${this.open(blob, walletAddress.toLowerCase()).toString("hex")}`;
+  }
+
+  /** Seals any secret; `context` (associated data) must be given again to open it, so blobs cannot be swapped. */
+  seal(plain: Buffer, context: string): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    cipher.setAAD(Buffer.from(context));
+    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  }
+
+  open(blob: Buffer, context: string): Buffer {
     const iv = blob.subarray(0, IV_BYTES);
     const tag = blob.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
     const decipher = createDecipheriv("aes-256-gcm", this.key, iv);
-    decipher.setAAD(Buffer.from(walletAddress.toLowerCase()));
+    decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(tag);
-    const plain = Buffer.concat([decipher.update(blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-    return `0x${plain.toString("hex")}`;
+    return Buffer.concat([decipher.update(blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
   }
 }

@@ -28,7 +28,7 @@ export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
   required: true,
   content: { "application/json": { schema } },
 });
-export const errorResponses = (...codes: (400 | 401 | 402 | 403 | 404 | 409 | 429 | 503 | 504)[]) =>
+export const errorResponses = (...codes: (400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 503 | 504)[]) =>
   Object.fromEntries(codes.map((code) => [code, json(errorSchema, "Error")]));
 
 /** `limit` (1-100) and `offset` query parameters of the offset-paginated lists. */

@@ -1,14 +1,14 @@
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
+import { RelayerCallError } from "@agenthub/relayer/client";
 import { createRoute, z } from "@hono/zod-openapi";
-import { getAddress, type Hex } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
-import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
-import { waitForIndexer } from "../../lib/wait.ts";
-import { hashClaimCode } from "./register.ts";
+import { hashClaimCode } from "./registration.ts";
 import { agentIdParam } from "./schemas.ts";
 
 export const claimMessage = (agentId: number, userAddress: string) =>
@@ -21,6 +21,8 @@ interface WalletRow {
   claim_code_hash: string;
   claim_expires_at: Date;
   claim_state: string | null;
+  claimed_by: string | null;
+  key_redelivery_until: Date | null;
   metadata_cid: string | null;
 }
 
@@ -44,7 +46,6 @@ const claimRoute = createRoute({
   path: "/api/agents/{id}/claim",
   tags: ["agents"],
   summary: "Returns the agent wallet's private key exactly once and moves the identity token to userAddress",
-  middleware: [rateLimit("claim", LIMITS.claim)] as const,
   request: {
     params: agentIdParam,
     body: jsonBody(
@@ -65,6 +66,9 @@ const claimRoute = createRoute({
         walletAddress: z.string(),
         ownerAddress: z.string(),
         txHash: z.string(),
+        keyErasedAt: z.string().openapi({
+          description: "When AgentHub erases its copy of the key (a retry of this same claim until then returns it)",
+        }),
         message: z.string(),
       }),
       "Claimed",
@@ -89,6 +93,73 @@ function assertClaimable(row: WalletRow) {
   if (!row.encrypted_key) throw new ApiError(400, "KEY_UNAVAILABLE", "the agent's key is no longer available");
 }
 
+async function assertSignedBy(deps: Deps, id: number, body: { signature: string; userAddress: string }) {
+  const userAddress = getAddress(body.userAddress);
+  // Wallets differ in address casing; the message may carry the address as sent or checksummed.
+  for (const written of new Set([body.userAddress, userAddress])) {
+    const signed = await deps.chain
+      .verifyMessage({ address: userAddress, message: claimMessage(id, written), signature: body.signature as Hex })
+      .catch(() => false);
+    if (signed) return userAddress;
+  }
+  throw errors.unauthorized(
+    "INVALID_SIGNATURE",
+    `signature is not ${userAddress}'s over "${claimMessage(id, userAddress)}"`,
+  );
+}
+
+/** The same claimant again (same code, address and signature) while the key is still held for them. */
+const isRedelivery = (row: WalletRow, userAddress: string) =>
+  row.claim_state !== null &&
+  row.claimed_by === userAddress &&
+  row.encrypted_key !== null &&
+  (row.claim_state === "CLAIMING" || (row.key_redelivery_until !== null && row.key_redelivery_until > new Date()));
+
+function refusedForGood(error: unknown): boolean {
+  return error instanceof RelayerCallError && (error.code === "TX_REVERTED" || error.code === "NOT_ALLOWED");
+}
+
+/** Moves the token to the claimant (the generated wallet consents by EIP-712), at most once per claimant. */
+async function transferToClaimant(deps: Deps, id: number, row: WalletRow, userAddress: Address, privateKey: Hex) {
+  const claimSignature = await privateKeyToAccount(privateKey).signTypedData({
+    domain: {
+      name: "AgentHub Identity",
+      version: "1",
+      chainId: deps.deployments.chainId,
+      verifyingContract: deps.deployments.contracts.AgentIdentity.address,
+    },
+    types: {
+      Claim: [
+        { name: "agentId", type: "uint256" },
+        { name: "to", type: "address" },
+      ],
+    },
+    primaryType: "Claim",
+    message: { agentId: BigInt(id), to: userAddress },
+  });
+  try {
+    // Keyed per claimant: a resumed claim returns the first transaction, a reopened claim is a new one.
+    return await deps.relayer.call(
+      "AgentIdentity",
+      AgentIdentityAbi,
+      "claimTransfer",
+      [BigInt(id), userAddress, claimSignature],
+      `claim:${id}:${userAddress}`,
+    );
+  } catch (error) {
+    // Nothing can move any more: reopen the claim. An unknown outcome (timeout) keeps it CLAIMING for this
+    // claimant, whose retry resumes the same transaction.
+    if (refusedForGood(error)) {
+      await deps.pool.query(
+        `update api.agent_wallet set claim_state = null, claimed_by = null
+          where wallet_address = $1 and claim_state = 'CLAIMING' and claimed_by = $2`,
+        [row.wallet_address, userAddress],
+      );
+    }
+    throw error;
+  }
+}
+
 export const claimRoutes = router()
   .openapi(infoRoute, async (c) => {
     const deps = c.get("deps");
@@ -107,96 +178,61 @@ export const claimRoutes = router()
   })
   .openapi(claimRoute, async (c) => {
     const deps = c.get("deps");
+    // Counted here, after validation: malformed requests use up nobody's allowance.
+    await enforceRateLimit(c, "claim", LIMITS.claim);
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    const exists = await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1`, [id]);
-    if (!exists.rowCount) throw errors.agentNotFound(id);
     const row = await walletByCode(deps, body.claimCode);
-    if (!row || Number(row.agent_id) !== id)
+    if (!row || Number(row.agent_id) !== id) {
+      const exists = await deps.pool.query("select 1 from api.agent_wallet where agent_id = $1", [id]);
+      if (!exists.rowCount) throw errors.agentNotFound(id);
       throw errors.notFound("CLAIM_CODE_INVALID", "claim code does not belong to this agent");
-    assertClaimable(row);
-
-    const userAddress = getAddress(body.userAddress);
-    // Wallets differ in address casing; the message may carry the address as sent or checksummed.
-    const candidates = [...new Set([body.userAddress, userAddress])];
-    let signed = false;
-    for (const written of candidates) {
-      signed ||= await deps.chain
-        .verifyMessage({ address: userAddress, message: claimMessage(id, written), signature: body.signature as Hex })
-        .catch(() => false);
     }
-    if (!signed)
-      throw errors.unauthorized(
-        "INVALID_SIGNATURE",
-        `signature is not ${userAddress}'s over "${claimMessage(id, userAddress)}"`,
-      );
+    const userAddress = await assertSignedBy(deps, id, body);
 
-    // Exactly one request moves the row out of the open state; every other one sees it claimed.
-    const won = await deps.pool.query<{ encrypted_key: Buffer }>(
-      `update api.agent_wallet set claim_state = 'CLAIMING', claimed_by = $2
-        where agent_id = $1 and claim_state is null and encrypted_key is not null and claim_expires_at > now()
-        returning encrypted_key`,
-      [id, userAddress],
-    );
-    if (!won.rows[0]) throw new ApiError(400, "CLAIM_ALREADY_USED", "this agent has already been claimed");
-
-    const privateKey = deps.keys.decrypt(won.rows[0].encrypted_key, row.wallet_address);
-    let txHash: string;
-    try {
-      const agentWallet = privateKeyToAccount(privateKey);
-      const claimSignature = await agentWallet.signTypedData({
-        domain: {
-          name: "AgentHub Identity",
-          version: "1",
-          chainId: deps.deployments.chainId,
-          verifyingContract: deps.deployments.contracts.AgentIdentity.address,
-        },
-        types: {
-          Claim: [
-            { name: "agentId", type: "uint256" },
-            { name: "to", type: "address" },
-          ],
-        },
-        primaryType: "Claim",
-        message: { agentId: BigInt(id), to: userAddress },
-      });
-      const relayed = await deps.relayer.call(
-        "AgentIdentity",
-        AgentIdentityAbi,
-        "claimTransfer",
-        [BigInt(id), userAddress, claimSignature],
-        `claim:${id}`,
+    let current = row;
+    if (!isRedelivery(current, userAddress)) {
+      assertClaimable(current);
+      // Exactly one claimant moves the row out of the open state; the others see it claimed.
+      const won = await deps.pool.query(
+        `update api.agent_wallet set claim_state = 'CLAIMING', claimed_by = $2
+          where agent_id = $1 and claim_state is null and encrypted_key is not null and claim_expires_at > now()`,
+        [id, userAddress],
       );
-      txHash = relayed.txHash;
-    } catch (error) {
-      // Nothing moved on chain: reopen the claim so the user can try again.
-      await deps.pool.query("update api.agent_wallet set claim_state = null, claimed_by = null where agent_id = $1", [
-        id,
-      ]);
-      throw error;
+      if (won.rowCount === 0) {
+        // A parallel request of the same claimant may have won: that one is a redelivery too.
+        current = (await walletByCode(deps, body.claimCode))!;
+        if (!isRedelivery(current, userAddress)) {
+          throw new ApiError(400, "CLAIM_ALREADY_USED", "this agent has already been claimed");
+        }
+      } else {
+        current = { ...current, claim_state: "CLAIMING", claimed_by: userAddress };
+      }
     }
-    // The key is deleted before it is returned: it leaves the service exactly once.
-    await deps.pool.query(
-      `update api.agent_wallet set claim_state = 'CLAIMED', encrypted_key = null, claimed_at = now(), claim_tx = $2
-        where agent_id = $1`,
-      [id, txHash],
+
+    const privateKey = deps.keys.decrypt(current.encrypted_key!, current.wallet_address);
+    const transfer = await transferToClaimant(deps, id, current, userAddress, privateKey);
+    // The key stays (sealed) for a short redelivery window so a lost answer is never the only copy; then the
+    // custody job erases it. Only this claimant, with the same code and a valid signature, can fetch it again.
+    const { rows } = await deps.pool.query<{ key_redelivery_until: Date }>(
+      `update api.agent_wallet
+          set claim_state = 'CLAIMED', claimed_at = coalesce(claimed_at, now()), claim_tx = $2,
+              key_redelivery_until = coalesce(key_redelivery_until, now() + make_interval(secs => $3))
+        where agent_id = $1 returning key_redelivery_until`,
+      [id, transfer.txHash, deps.env.CLAIM_KEY_REDELIVERY_SECONDS],
     );
-    await waitForIndexer(
-      `claim of agent ${id}`,
-      async () =>
-        (await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1 and claimed`, [id]))
-          .rows[0],
-      deps.env.INDEXER_WAIT_MS,
-    );
+    // Read-your-writes for the common case; the answer never waits on (or fails with) the indexer.
+    await deps.indexer.waitForBlock(BigInt(transfer.blockNumber), deps.env.INDEXER_WAIT_MS);
+    const erasedAt = rows[0]!.key_redelivery_until.toISOString();
     return c.json(
       {
         agentId: id,
         privateKey,
-        walletAddress: row.wallet_address,
+        walletAddress: current.wallet_address,
         ownerAddress: userAddress,
-        txHash,
-        message:
-          "Save this private key now: it controls the agent's wallet and is shown only once. AgentHub has deleted its copy.",
+        txHash: transfer.txHash,
+        keyErasedAt: erasedAt,
+        message: `Save this private key now: it controls the agent's wallet. AgentHub erases its copy at ${erasedAt}; until then only a retry of this same claim can fetch it again.`,
       },
       200,
     );

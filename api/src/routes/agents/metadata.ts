@@ -10,7 +10,11 @@ export interface ProfileInput {
   image?: string;
 }
 
-export function registrationFile(profile: ProfileInput, agentId: number, identityAddress: string, chainId: number) {
+/**
+ * At registration the token id is not known yet (it comes from the mint's event), so that first file lists no
+ * `registrations`; every later file (profile updates) names the agent's id in this registry.
+ */
+export function registrationFile(profile: ProfileInput, identityAddress: string, chainId: number, agentId?: number) {
   const endpoints = Object.fromEntries(Object.entries(profile.endpoints ?? {}).filter(([, v]) => v)) as Record<
     string,
     string
@@ -21,12 +25,26 @@ export function registrationFile(profile: ProfileInput, agentId: number, identit
     description: profile.description ?? "",
     image: profile.image ?? "",
     services: Object.entries(endpoints).map(([name, endpoint]) => ({ name, endpoint })),
-    registrations: [{ agentId, agentRegistry: `eip155:${chainId}:${identityAddress}` }],
+    registrations: agentId === undefined ? [] : [{ agentId, agentRegistry: `eip155:${chainId}:${identityAddress}` }],
     supportedTrust: ["reputation", "crypto-economic"],
     capabilities: profile.capabilities ?? [],
     programmingLangs: profile.programmingLangs ?? [],
     domains: profile.domains ?? [],
     tools: profile.tools ?? [],
     endpoints,
+  };
+}
+
+/** The profile a registration file carries (the inverse of registrationFile for AgentHub's own fields). */
+export function profileOfRegistrationFile(file: ReturnType<typeof registrationFile>): Required<ProfileInput> {
+  return {
+    name: file.name,
+    description: file.description,
+    capabilities: file.capabilities,
+    programmingLangs: file.programmingLangs,
+    domains: file.domains,
+    tools: file.tools,
+    endpoints: file.endpoints,
+    image: file.image,
   };
 }

@@ -9,7 +9,7 @@ import { chainClock } from "../../lib/chain-time.ts";
 import { clientIp } from "../../lib/client-ip.ts";
 import { stakeEventCount } from "../../lib/indexed-events.ts";
 import { router } from "../../lib/openapi.ts";
-import { rateLimit } from "../../lib/rate-limit.ts";
+import { enforceRateLimit } from "../../lib/rate-limit.ts";
 import { relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
@@ -19,12 +19,14 @@ import { agentIdParam, agentStatus, slashEntry } from "./schemas.ts";
 /** One vocabulary for both report endpoints (see domain/report-risk.ts). */
 export const REPORT_REASONS = REPORT_CATEGORIES;
 
+/** Anonymous reports per client IP. */
+const REPORT_LIMITS = [{ windowSec: 3600, max: 10 }];
+
 const reportRoute = createRoute({
   method: "post",
   path: "/api/agents/{id}/report",
   tags: ["moderation"],
   summary: "Flag an agent for review (anyone may report; 10 reports per hour per IP)",
-  middleware: [rateLimit("report", [{ windowSec: 3600, max: 10 }])] as const,
   request: {
     params: agentIdParam,
     body: jsonBody(
@@ -117,6 +119,8 @@ async function claimSlashKey(deps: Deps, key: string, agentId: number, bps: numb
 export const moderationRoutes = router()
   .openapi(reportRoute, async (c) => {
     const deps = c.get("deps");
+    // Counted here, after validation: malformed requests use up nobody's allowance.
+    await enforceRateLimit(c, "report", REPORT_LIMITS);
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     if (!(await findAgent(deps, id))) throw errors.agentNotFound(id);

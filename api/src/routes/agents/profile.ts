@@ -55,7 +55,7 @@ export const profileRoutes = router().openapi(route, async (c) => {
     image: changes.image ?? current.image ?? undefined,
   };
   const identity = deps.deployments.contracts.AgentIdentity.address;
-  const stored = await deps.ipfs.putJson(registrationFile(next, id, identity, deps.deployments.chainId));
+  const stored = await deps.ipfs.putJson(registrationFile(next, identity, deps.deployments.chainId, id));
   // One relayed setTokenURI per agent per window, within daily quotas (429 before anything is saved).
   const published =
     `ipfs://${stored.cid}` === agent.metadataUri ? undefined : await publishProfile(deps, id, agent.owner, stored.uri);

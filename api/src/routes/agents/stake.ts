@@ -8,7 +8,7 @@ import { chainClock } from "../../lib/chain-time.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
 import { verifiedPermit } from "../../lib/permit.ts";
-import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { address, baseUnits, errorResponses, hexSignature, json, jsonBody, txHash } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { type AgentRecord, findAgent, isoFromSeconds, slashHistory, statusOf } from "./repository.ts";
@@ -29,7 +29,6 @@ const recordRoute = createRoute({
   path: "/api/agents/{id}/stake",
   tags: ["stake"],
   summary: "Record a confirmed StakeVault deposit (each transaction counts once)",
-  middleware: [rateLimit("stake", LIMITS.stake)] as const,
   request: { params: agentIdParam, body: jsonBody(z.object({ amount: baseUnits, txHash, walletAddress: address })) },
   responses: { 200: json(stakeResult, "Stake recorded"), ...errorResponses(400, 403, 404, 429) },
 });
@@ -39,7 +38,6 @@ const gaslessRoute = createRoute({
   path: "/api/agents/{id}/stake/permit",
   tags: ["stake"],
   summary: "Gasless stake: the relayer submits StakeVault.depositWithPermit with the wallet's EIP-2612 permit",
-  middleware: [rateLimit("stake", LIMITS.stake)] as const,
   request: {
     params: agentIdParam,
     body: jsonBody(
@@ -124,6 +122,8 @@ async function loadAgent(deps: Deps, id: number) {
 export const stakeRoutes = router()
   .openapi(recordRoute, async (c) => {
     const deps = c.get("deps");
+    // Counted here, after validation: malformed requests use up nobody's allowance.
+    await enforceRateLimit(c, "stake", LIMITS.stake);
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const { agent, now } = await loadAgent(deps, id);
@@ -133,6 +133,8 @@ export const stakeRoutes = router()
   })
   .openapi(gaslessRoute, async (c) => {
     const deps = c.get("deps");
+    // Counted here, after validation: malformed requests use up nobody's allowance.
+    await enforceRateLimit(c, "stake", LIMITS.stake);
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
     const amount = BigInt(body.amount);

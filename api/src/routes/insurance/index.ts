@@ -10,7 +10,7 @@ import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { eventArgs } from "../../lib/events.ts";
 import { router } from "../../lib/openapi.ts";
 import { verifiedPermit } from "../../lib/permit.ts";
-import { LIMITS, rateLimit } from "../../lib/rate-limit.ts";
+import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
@@ -71,7 +71,6 @@ const stakeRoute = createRoute({
   summary:
     "Stake USDC as coverage for an agent: gasless (signature + deadline: EIP-2612 permit for spender = InsurancePool, " +
     "relayed through stakeWithPermit) or record the wallet's own InsurancePool.stake transaction (txHash, once)",
-  middleware: [rateLimit("stake", LIMITS.stake)] as const,
   request: { body: jsonBody(stakeBody) },
   responses: { 200: json(stakeResult, "Staked"), ...errorResponses(400, 403, 404, 409, 429, 503, 504) },
 });
@@ -169,6 +168,8 @@ async function waitForInsuranceTx(deps: Deps, hash: string, kind: string) {
 export const insuranceRoutes = router()
   .openapi(stakeRoute, async (c) => {
     const deps = c.get("deps");
+    // Counted here, after validation: malformed requests use up nobody's allowance.
+    await enforceRateLimit(c, "stake", LIMITS.stake);
     const body = c.req.valid("json");
     const amount = positiveAmount(body.amountUsdc);
     const agent = await requireAgent(deps, body.agentTokenId);

@@ -8,9 +8,11 @@ import { withTransaction } from "../../db/transaction.ts";
 import { ApiError } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
 import { clientIp } from "../../lib/client-ip.ts";
+import { idempotencyKeyOf } from "../../lib/idempotency.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
-import { registerAgent, registerResponse, registrationAnswer } from "../agents/register.ts";
+import { registerResponse, registrationAnswer } from "../agents/register.ts";
+import { registerAgent } from "../agents/registration.ts";
 import { agentSelect, toAgentRecord } from "../agents/repository.ts";
 import { agentListItem, registerBody } from "../agents/schemas.ts";
 import { toListItem } from "../agents/views.ts";
@@ -600,6 +602,7 @@ export const organizationRoutes = router()
     const registered = await registerAgent(deps, body, {
       ip: clientIp(c, deps.env.TRUST_PROXY),
       orgId: id,
+      idempotencyKey: idempotencyKeyOf(c),
       beforeInsert: (client) => reserveOrgAgentSlot(client, id),
     });
     return c.json({ ...registrationAnswer(deps, registered), organization: id }, 201);

@@ -11,7 +11,7 @@ import { requireAdmin } from "../../lib/admin.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { clientIp } from "../../lib/client-ip.ts";
 import { router } from "../../lib/openapi.ts";
-import { type Limit, rateLimit } from "../../lib/rate-limit.ts";
+import { enforceRateLimit, type Limit } from "../../lib/rate-limit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { findAgent } from "../agents/repository.ts";
@@ -65,7 +65,6 @@ const createRoute_ = createRoute({
   path: "/api/reports/create",
   tags: ["reports"],
   summary: `Report an agent (SIWE-signed by the reporter: report:agent:<subjectAgentId>). Categories: ${REPORT_CATEGORIES.join(", ")}`,
-  middleware: [rateLimit("report-create", REPORT_IP_LIMITS)] as const,
   request: { body: jsonBody(createReportBody) },
   responses: {
     201: json(createReportResult, "Report filed (PENDING)"),
@@ -124,6 +123,8 @@ const riskView = (r: Awaited<ReturnType<typeof agentRisk>>) => ({
 export const reportRoutes = router()
   .openapi(createRoute_, async (c) => {
     const deps = c.get("deps");
+    // Counted here, after validation: malformed requests use up nobody's allowance.
+    await enforceRateLimit(c, "report-create", REPORT_IP_LIMITS);
     const body = c.req.valid("json");
     const category = parseCategory(body.category);
     if (!category) {

@@ -7,6 +7,7 @@ import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { verifiedPermit } from "../../lib/permit.ts";
+import { currentFeeBps } from "../../lib/protocol.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { emitOrgEventForAddress } from "../../webhooks/emit.ts";
@@ -165,7 +166,7 @@ export const createRoutes = router()
       title: body.title,
       description: body.description,
       reward: reward.toString(),
-      fee: feeOf(reward).toString(),
+      fee: feeOf(reward, await currentFeeBps(deps)).toString(),
       currency: "USDC",
       deadline: new Date(Number(deadline) * 1000).toISOString(),
       maxRevisions: body.maxRevisions,
@@ -193,7 +194,7 @@ export const createRoutes = router()
         success: true,
         run: await toRunDetail(deps, run),
         txHash: null,
-        message: `Draft stored at ${stored.uri}. Fund it with POST /api/runs/${id}/fund (a permit for ${run.reward + run.fee} base units: reward + 5% fee).`,
+        message: `Draft stored at ${stored.uri}. Fund it with POST /api/runs/${id}/fund (a permit for ${run.reward + run.fee} base units: reward + platform fee).`,
       },
       201,
     );

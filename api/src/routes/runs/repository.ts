@@ -1,6 +1,7 @@
 // Reads runs: the API's draft row joined with the indexer's view of the escrow (chain wins once funded).
 import type { Deps } from "../../context.ts";
 import { errors } from "../../errors.ts";
+import { currentFeeBps } from "../../lib/protocol.ts";
 import { isoFromSeconds } from "../agents/repository.ts";
 import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "./state.ts";
 
@@ -88,7 +89,8 @@ function runSelect(schema: string): string {
 const big = (v: string | null) => (v === null ? null : BigInt(v));
 const num = (v: string | null) => (v === null ? null : Number(v));
 
-function toRecord(row: Row): RunRecord {
+/** `draftFeeBps`: the escrow's current rate, for runs the indexer has no fee for yet (drafts). */
+function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
   const funded = row.onchain_run_id !== null;
   const indexed = row.c_state !== null;
   const reward = BigInt(row.c_reward ?? row.d_reward);
@@ -101,7 +103,7 @@ function toRecord(row: Row): RunRecord {
     description: row.description,
     requestUri: row.c_metadata_uri ?? `ipfs://${row.request_cid}`,
     reward,
-    fee: row.c_fee !== null ? BigInt(row.c_fee) : feeOf(reward),
+    fee: row.c_fee !== null ? BigInt(row.c_fee) : feeOf(reward, draftFeeBps),
     deadline: BigInt(row.c_deadline ?? row.d_deadline),
     maxRevisions: row.c_max_revisions ?? row.d_max_revisions,
     revisions: row.c_revisions ?? 0,
@@ -129,7 +131,13 @@ function toRecord(row: Row): RunRecord {
 
 export async function findRun(deps: Deps, id: number): Promise<RunRecord | undefined> {
   const r = await deps.pool.query<Row>(`${runSelect(deps.env.INDEXER_SCHEMA)} where r.id = $1`, [id]);
-  return r.rows[0] ? toRecord(r.rows[0]) : undefined;
+  return (await toRecords(deps, r.rows))[0];
+}
+
+/** Rows to records; the escrow's current fee rate is read only when a row has no indexed fee. */
+async function toRecords(deps: Deps, rows: Row[]): Promise<RunRecord[]> {
+  const draftFeeBps = rows.some((row) => row.c_fee === null) ? await currentFeeBps(deps) : 0n;
+  return rows.map((row) => toRecord(row, draftFeeBps));
 }
 
 export async function getRun(deps: Deps, id: number): Promise<RunRecord> {
@@ -171,7 +179,7 @@ export async function listRuns(deps: Deps, filter: RunFilter): Promise<{ runs: R
     ),
     deps.pool.query<{ n: string }>(countSql, params),
   ]);
-  return { runs: rows.rows.map(toRecord), total: Number(count.rows[0]!.n) };
+  return { runs: await toRecords(deps, rows.rows), total: Number(count.rows[0]!.n) };
 }
 
 export interface RunEventRecord {

@@ -1,7 +1,7 @@
-// Verifications (badges): domain control by DNS TXT record, USDC holdings read on chain, and server-graded skill
+// Verifications (badges): domain control by DNS TXT record, USDC locked in the StakeVault read on chain, and server-graded skill
 // tests. The spec gives these endpoints no credentials; a badge only ever reflects a fact anyone can check.
 import { randomBytes } from "node:crypto";
-import { TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Deps } from "../../context.ts";
 import { DOMAIN_BADGE, SKILL_NAMES, type SkillName, skillBadge, stakeBadge } from "../../domain/reputation.ts";
@@ -73,7 +73,7 @@ const stakeRoute = createRoute({
   method: "post",
   path: "/api/verifications/stake",
   tags: ["verifications"],
-  summary: "Request a USDC holdings verification of the agent wallet",
+  summary: "Request a stake verification: USDC the agent keeps locked in the StakeVault",
   request: { body: jsonBody(z.object({ agentId, minStakeAmount: baseUnits })) },
   responses: { 201: json(verificationOut, "PENDING verification"), ...errorResponses(400, 404) },
 });
@@ -82,7 +82,8 @@ const verifyStakeRoute = createRoute({
   method: "post",
   path: "/api/verifications/{id}/verify-stake",
   tags: ["verifications"],
-  summary: "Read the agent wallet's on-chain USDC balance (nothing is locked or moved)",
+  summary:
+    "Read the agent's active stake in the StakeVault on chain (deposits minus pending withdrawals); the badge lapses when it falls below the minimum",
   request: { params: idParam },
   responses: { 200: json(verificationOut, "VERIFIED verification"), ...errorResponses(400, 404) },
 });
@@ -301,13 +302,14 @@ export const verificationRoutes = router()
     if (!row) throw notFound(vid);
     const now = await chainClock(deps).now();
     assertUsable(row, "stake", now);
-    const agent = await agentFacts(deps, Number(row.agent_id));
-    if (!agent) throw errors.agentNotFound(row.agent_id);
+    if (!(await agentFacts(deps, Number(row.agent_id)))) throw errors.agentNotFound(row.agent_id);
+    // Stake locked in the StakeVault for this agent (withdrawal requests excluded), read from the chain: a wallet
+    // balance proves nothing, it can be borrowed for one block.
     const balance = await deps.chain.readContract({
-      address: deps.deployments.usdc.address,
-      abi: TestUSDCAbi,
-      functionName: "balanceOf",
-      args: [agent.wallet],
+      address: deps.deployments.contracts.StakeVault.address,
+      abi: StakeVaultAbi,
+      functionName: "activeStakeOf",
+      args: [BigInt(row.agent_id)],
     });
     const min = BigInt(row.min_stake_amount!);
     await deps.pool.query("update api.verification set last_checked_at = $2::timestamptz where id = $1", [
@@ -318,7 +320,7 @@ export const verificationRoutes = router()
       throw new ApiError(
         400,
         "INSUFFICIENT_BALANCE",
-        `wallet ${agent.wallet} holds ${balance} USDC base units, below the requested ${min}`,
+        `agent ${row.agent_id} has ${balance} USDC base units staked in the StakeVault (not pending withdrawal), below the requested ${min}`,
       );
     }
     const r = await deps.pool.query<VerificationRow>(

@@ -1,0 +1,21 @@
+// Local chains (the stack's Hardhat node, `--network localhost`): a TestUSDC and a fresh Safe 1.4.1 (SafeL2
+// singleton, proxy factory and fallback handler from @safe-global/safe-contracts), then the same contracts and
+// wiring as on live networks. The stack runs this module on every start (scripts/lib/deploy.ts).
+//   npx hardhat ignition deploy ignition/modules/AgentHubLocal.ts --network localhost \
+//     --parameters ignition/parameters/localhost.json --deployment-id local
+import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
+import CompatibilityFallbackHandlerArtifact from "@safe-global/safe-contracts/build/artifacts/contracts/handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler.json" with {
+  type: "json",
+};
+import SafeProxyFactoryArtifact from "@safe-global/safe-contracts/build/artifacts/contracts/proxies/SafeProxyFactory.sol/SafeProxyFactory.json" with {
+  type: "json",
+};
+import { defineAgentHub, safeL2Artifact } from "../define-agenthub.ts";
+
+export default buildModule("AgentHubLocal", (m) => {
+  const usdc = m.contract("TestUSDC");
+  const singleton = m.contract("SafeL2", safeL2Artifact);
+  const factory = m.contract("SafeProxyFactory", SafeProxyFactoryArtifact);
+  const fallbackHandler = m.contract("CompatibilityFallbackHandler", CompatibilityFallbackHandlerArtifact);
+  return defineAgentHub(m, usdc, { singleton, factory, fallbackHandler });
+});

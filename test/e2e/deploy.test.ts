@@ -1,0 +1,89 @@
+// `npx hardhat ignition deploy` of the modules on a fresh local node gives the contracts, addresses and roles the
+// stack deployed for itself (scripts/lib/deploy.ts runs the same module in process): one deployment definition.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { agentHubChain, type Deployments } from "@agenthub/common";
+import { createPublicClient, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { devAccounts, repoRoot, startHardhatNode } from "../../scripts/lib/chain.ts";
+import { LOCAL_PARAMETERS_FILE } from "../../scripts/lib/deploy.ts";
+import { deploymentsFromIgnition } from "../../scripts/lib/ignition.ts";
+import { freePort } from "../../scripts/lib/stack.ts";
+import { chainRoleTable, documentedRoleTable, roleHolderNames } from "../support/custody.ts";
+import { db, deployments } from "../support/stack.ts";
+
+const deploymentId = `test-${process.pid}-${Date.now().toString(36)}`;
+const deploymentDir = join(repoRoot, "ignition", "deployments", deploymentId);
+let node: Awaited<ReturnType<typeof startHardhatNode>>;
+let viaCli: Deployments;
+
+/** Runs the Hardhat CLI to completion; resolves with its output, rejects with it on a non-zero exit. */
+function hardhat(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(repoRoot, "node_modules", ".bin", "hardhat"), args, {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`hardhat ${args[0]} exited ${code}\n${output}`)),
+    );
+  });
+}
+
+before(async () => {
+  node = await startHardhatNode({ port: await freePort() });
+  await hardhat(
+    [
+      "ignition",
+      "deploy",
+      "ignition/modules/AgentHubLocal.ts",
+      "--network",
+      "localhost",
+      "--parameters",
+      LOCAL_PARAMETERS_FILE,
+      "--deployment-id",
+      deploymentId,
+    ],
+    // The localhost network reads RPC_URL; chain 84532 is not Hardhat's default, so Ignition asks to confirm.
+    { RPC_URL: node.rpcUrl, HARDHAT_IGNITION_CONFIRM_DEPLOYMENT: "true" },
+  );
+  viaCli = await deploymentsFromIgnition({
+    deploymentDir,
+    moduleId: "AgentHubLocal",
+    network: "localhost",
+    rpcUrl: node.rpcUrl,
+  });
+});
+
+after(async () => {
+  await node?.stop();
+  rmSync(deploymentDir, { recursive: true, force: true });
+  await db.end();
+});
+
+describe("deploy: hardhat ignition deploy = the stack's deployment", () => {
+  it("deploys the same contracts at the same addresses, with the same USDC and emergency Safe", () => {
+    assert.equal(viaCli.chainId, deployments.chainId);
+    assert.deepEqual(viaCli.usdc, deployments.usdc);
+    assert.equal(viaCli.emergencySafe, deployments.emergencySafe);
+    assert.equal(viaCli.treasury, deployments.treasury);
+    for (const [name, contract] of Object.entries(deployments.contracts)) {
+      assert.equal(viaCli.contracts[name as keyof Deployments["contracts"]].address, contract.address, name);
+    }
+  });
+
+  it("wires exactly the documented roles", async () => {
+    const client = createPublicClient({ chain: agentHubChain(node.rpcUrl), transport: http(node.rpcUrl) });
+    const relayer = privateKeyToAccount(devAccounts.relayer).address;
+    const onChain = await chainRoleTable(client, viaCli, roleHolderNames(viaCli, relayer));
+    assert.deepEqual(onChain, documentedRoleTable());
+  });
+});
