@@ -94,6 +94,8 @@ export const apiEnvSchema = z.object({
   /** Relayed profile writes allowed per agent and per owner address per day (429 RELAY_QUOTA_EXCEEDED past them). */
   PROFILE_RELAYS_PER_AGENT_DAY: z.coerce.number().int().positive().default(24),
   PROFILE_RELAYS_PER_OWNER_DAY: z.coerce.number().int().positive().default(100),
+  /** How often expired nonces, tokens, rate-limit windows, old webhook deliveries and spent x402 rows are deleted. */
+  PRUNE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
   /** How often due subscription runs are created (chain time decides what is due). */
   SUBSCRIPTION_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });
