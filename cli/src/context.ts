@@ -71,8 +71,14 @@ export class Context {
     if (this.opts.promptKey) {
       key = (await promptSecret("Private key (hidden): ")).trim();
     } else if (keystore) {
+      let json: string;
+      try {
+        json = readFileSync(keystore, "utf8");
+      } catch (error) {
+        throw new UsageError(`cannot read the keystore ${keystore}: ${(error as Error).message}`);
+      }
       const password = process.env[ENV.KEYSTORE_PASSWORD] ?? (await promptSecret(`Password for ${keystore}: `));
-      key = decryptKeystore(readFileSync(keystore, "utf8"), password);
+      key = decryptKeystore(json, password);
     } else {
       key = process.env[this.opts.keyEnv]?.trim();
       if (!key) {

@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { AgentHubTokenAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
+import { AgentHubTokenAbi, RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { type Address, type Hex, parseEther } from "viem";
 import { devAccounts } from "../../scripts/lib/chain.ts";
 import { faucet, walletFromKey } from "../support/agents.ts";
 import { agenthub, ok } from "../support/cli.ts";
-import { escrowAddress, usdcBalance } from "../support/runs.ts";
+import { escrowAddress, feesAccrued, usdcBalance } from "../support/runs.ts";
 import { chain, db, deployments, increaseTime, newWallet, publicClient } from "../support/stack.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agenthub-cli-"));
@@ -23,6 +23,8 @@ after(async () => {
 
 const treasury = deployments.treasury as Address;
 const vault = deployments.contracts.StakeVault.address;
+const currentFeeBps = () =>
+  publicClient.readContract({ address: escrowAddress, abi: RunEscrowAbi, functionName: "feeBps" });
 const stakeOf = (agentId: number) =>
   publicClient.readContract({ address: vault, abi: StakeVaultAbi, functionName: "stakeOf", args: [BigInt(agentId)] });
 
@@ -101,7 +103,7 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
       poster: await usdcBalance(posterAddress),
       owner: await usdcBalance(owner.address),
       escrow: await usdcBalance(escrowAddress),
-      treasury: await usdcBalance(treasury),
+      fees: await feesAccrued(),
     };
 
     const draft = await ok(
@@ -124,8 +126,12 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
     const runId = String(draft.run.bountyId);
     const funded = await ok(["runs", "fund", runId], { env: posterEnv });
     assert.equal(funded.run.state, "OPEN");
-    assert.equal(await usdcBalance(posterAddress), start.poster - 10_500_000n);
-    assert.equal(await usdcBalance(escrowAddress), start.escrow + 10_500_000n);
+    // The fee is the escrow's rate in force at funding (governance may change it), 5% at deployment.
+    const fee = BigInt(funded.run.fee);
+    assert.equal(funded.run.reward, "10000000");
+    assert.equal(fee, (10_000_000n * (await currentFeeBps()) + 9_999n) / 10_000n);
+    assert.equal(await usdcBalance(posterAddress), start.poster - 10_000_000n - fee);
+    assert.equal(await usdcBalance(escrowAddress), start.escrow + 10_000_000n + fee);
 
     const open = await ok(["runs", "list", "--state", "OPEN", "--min-reward", "10", "--limit", "100"]);
     assert.ok(open.runs.some((r: { bountyId: number }) => r.bountyId === Number(runId)));
@@ -154,11 +160,11 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
     const approved = await ok(["runs", "approve", runId], { env: posterEnv });
     assert.equal(approved.run.state, "APPROVED");
 
-    // Reward to the agent token's owner, fee to the treasury, escrow back where it was.
+    // Reward to the agent token's owner; the fee stays accrued in the escrow until swept to the treasury.
     assert.equal(await usdcBalance(owner.address), start.owner + 10_000_000n);
-    assert.equal(await usdcBalance(treasury), start.treasury + 500_000n);
-    assert.equal(await usdcBalance(escrowAddress), start.escrow);
-    assert.equal(await usdcBalance(posterAddress), start.poster - 10_500_000n);
+    assert.equal(await feesAccrued(), start.fees + fee);
+    assert.equal(await usdcBalance(escrowAddress), start.escrow + fee);
+    assert.equal(await usdcBalance(posterAddress), start.poster - 10_000_000n - fee);
 
     const events = await ok(["runs", "events", runId]);
     assert.deepEqual(
@@ -170,7 +176,7 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
     assert.equal(late.code, 3);
     assert.equal(late.json.error.code, "INVALID_RUN_STATE");
     assert.equal(late.json.exitCode, 3);
-    assert.equal(await usdcBalance(escrowAddress), start.escrow);
+    assert.equal(await usdcBalance(escrowAddress), start.escrow + fee);
   });
 
   it("posts and cancels a run: reward and fee come back", async () => {
@@ -192,7 +198,7 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
       { key: poster.key },
     );
     assert.equal(posted.run.state, "OPEN");
-    assert.equal(await usdcBalance(poster.address), before - 2_625_000n);
+    assert.equal(await usdcBalance(poster.address), before - 2_500_000n - BigInt(posted.run.fee));
     const cancelled = await ok(["runs", "cancel", String(posted.run.bountyId)], { key: poster.key });
     assert.equal(cancelled.run.state, "CANCELLED");
     assert.equal(await usdcBalance(poster.address), before);

@@ -1,11 +1,23 @@
-// Runs the `agenthub` CLI as a real process against the test stack (--json), as a script would.
+// Runs the `agenthub` CLI as a real process against the test stack (--json), as a script would: the bundle the
+// package publishes (cli/bundle.mjs), built once per test process from the current sources.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hex } from "viem";
+import { bundleCli } from "../../cli/bundle.mjs";
 import { freshIp, stack } from "./stack.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
-const main = join(root, "cli", "src", "main.ts");
+let bundled: Promise<string> | undefined;
+const cliBundle = () => {
+  if (!bundled) {
+    const dir = mkdtempSync(join(tmpdir(), "agenthub-cli-bundle-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    bundled = bundleCli(join(dir, "agenthub.mjs"));
+  }
+  return bundled;
+};
 
 export interface CliResult {
   code: number;
@@ -21,9 +33,7 @@ export async function agenthub(
   const child = spawn(
     process.execPath,
     [
-      "--import",
-      "tsx",
-      main,
+      await cliBundle(),
       "--api",
       stack.apiUrl,
       "--rpc",

@@ -3,7 +3,8 @@ import type { Core } from "../core.ts";
 import type { Schemas } from "../types.ts";
 import { type PaymentReceipt, type PayWith, paymentFor } from "./paid.ts";
 
-export type SearchQuery = Schemas["SearchRequest"];
+/** The search body; `limit` defaults to 20 on the server (the document lists it as required because it has a default). */
+export type SearchQuery = Omit<Schemas["SearchRequest"], "limit"> & { limit?: number };
 export type SearchAnswer = Schemas["SearchResponse"];
 
 export async function search(
@@ -13,7 +14,7 @@ export async function search(
 ): Promise<SearchAnswer & { payment: PaymentReceipt }> {
   const payment = await paymentFor(core, "/api/intelligence/search", pay);
   const { data, response } = await core.callWithResponse(
-    core.api.POST("/api/intelligence/search", { body: query, ...payment.init }),
+    core.api.POST("/api/intelligence/search", { body: query as Schemas["SearchRequest"], ...payment.init }),
   );
   return { ...data, payment: payment.receipt(response) };
 }

@@ -1,0 +1,1 @@
+export function bundleCli(outfile: string): Promise<string>;
