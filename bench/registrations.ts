@@ -20,7 +20,12 @@ const stack = await startStack({
   dataDir,
   quiet: true,
   log: (msg) => console.log(`[stack] ${msg}`),
-  apiEnv: { TRUST_PROXY: "1", LOG_LEVEL: "warn", JOBS_ENABLED: "false", ...JSON.parse(process.env.BENCH_API_ENV ?? "{}") },
+  apiEnv: {
+    TRUST_PROXY: "1",
+    LOG_LEVEL: "warn",
+    JOBS_ENABLED: "false",
+    ...JSON.parse(process.env.BENCH_API_ENV ?? "{}"),
+  },
 });
 const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
 

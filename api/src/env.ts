@@ -117,6 +117,8 @@ export const apiEnvSchema = z.object({
   PAYMASTER_DEPOSIT_CHECK_SECONDS: z.coerce.number().int().positive().default(60),
   /** The ERC-4337 bundler agents send their operations to; /ready checks it when set. */
   BUNDLER_URL: z.string().url().optional(),
+  /** How often expired nonces, tokens, rate-limit windows, old webhook deliveries and spent x402 rows are deleted. */
+  PRUNE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
   /** How often due subscription runs are created (chain time decides what is due). */
   SUBSCRIPTION_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });

@@ -53,14 +53,12 @@ async function json(method, path, body) {
   return { status: res.status, body: await res.json().catch(() => undefined) };
 }
 
+/** Ready, not just alive: Postgres, chain, relayer and the indexer caught up (GET /ready answers 200). */
 async function probeReady() {
-  const status = (path) =>
-    fetch(`${API}${path}`, { signal: AbortSignal.timeout(5_000) }).then(
-      (r) => r.status,
-      () => 0,
-    );
-  const ready = await status("/ready");
-  return ready === 200 || (ready === 404 && (await status("/health")) === 200);
+  return fetch(`${API}/ready`, { signal: AbortSignal.timeout(5_000) }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
 }
 
 async function startAndStop(clone, round) {

@@ -11,6 +11,7 @@ import { publishPendingProfiles } from "../routes/agents/profile-publish.ts";
 import { runDueSubscriptions } from "../routes/subscriptions/scheduler.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { keyCustody } from "./key-custody.ts";
+import { pruneStorage } from "./prune.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
 import { refreshSearchShares } from "./search-stats.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
@@ -28,6 +29,7 @@ export const QUEUES = {
   subscriptionRuns: "subscription-runs",
   keyCustody: "key-custody",
   profilePublish: "profile-publish",
+  prune: "storage-prune",
 } as const;
 
 export interface JobRunner {
@@ -125,6 +127,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.PROFILE_PUBLISH_INTERVAL_SECONDS,
       expireInSeconds: 600,
       run: () => publishPendingProfiles(deps),
+    },
+    {
+      // Bounded storage: deletes nonces, tokens, rate-limit windows, old deliveries and spent x402 rows.
+      name: QUEUES.prune,
+      every: env.PRUNE_INTERVAL_SECONDS,
+      expireInSeconds: 1800,
+      run: () => pruneStorage(deps),
     },
   ];
 

@@ -19,8 +19,6 @@ export interface RateDecision {
 }
 
 export class RateLimiter {
-  private hits = 0;
-
   constructor(
     private readonly pool: pg.Pool,
     private readonly multiplier = 1,
@@ -41,7 +39,6 @@ export class RateLimiter {
        returning count`,
       [windows.map((w) => `${key}:${w.windowSec}`), windows.map((w) => w.start)],
     );
-    if (++this.hits % 1000 === 0) void this.prune();
     let decision: RateDecision | undefined;
     let allowed = true;
     windows.forEach((w, i) => {
@@ -56,10 +53,6 @@ export class RateLimiter {
       if (!decision || candidate.remaining < decision.remaining) decision = candidate;
     });
     return { ...decision!, allowed };
-  }
-
-  private async prune(): Promise<void> {
-    await this.pool.query("delete from api.rate_limit where window_start < now() - interval '8 days'").catch(() => {});
   }
 }
 
