@@ -53,7 +53,11 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     indexer: new IndexerProgress(pool, env.INDEXER_SCHEMA),
     ops,
     paymaster: env.PAYMASTER_SIGNER_KEY
-      ? new Paymaster({ env, pool, deployments, chain, logger }, env.PAYMASTER_SIGNER_KEY as Hex, ops.registry)
+      ? new Paymaster(
+          { env, pool, opsPool: ops.pool, deployments, chain, logger },
+          env.PAYMASTER_SIGNER_KEY as Hex,
+          ops.registry,
+        )
       : undefined,
   };
 }

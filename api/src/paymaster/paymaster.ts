@@ -45,6 +45,8 @@ const entryPointBalanceAbi = parseAbi(["function balanceOf(address account) view
 interface PaymasterDeps {
   env: ApiEnv;
   pool: pg.Pool;
+  /** The operations pool (/ready, /metrics): series never take a connection a request waits for. */
+  opsPool: pg.Pool;
   deployments: Deployments;
   chain: PublicClient;
   logger: Logger;
@@ -54,6 +56,8 @@ export class Paymaster {
   readonly address: Address;
   readonly entryPoint: Address;
   readonly budgets: BudgetStore;
+  /** The same ledger read through the operations pool, for /metrics. */
+  private readonly metricsBudgets: BudgetStore;
   private readonly signer: PrivateKeyAccount;
   private readonly rules: ReturnType<typeof allowedCalls>;
   private readonly requests: Counter;
@@ -71,11 +75,13 @@ export class Paymaster {
     this.signer = privateKeyToAccount(signerKey);
     this.rules = allowedCalls(deps.deployments);
     const { env } = deps;
-    this.budgets = new BudgetStore(deps.pool, env.INDEXER_SCHEMA, {
+    const defaults = {
       agentBudgetWei: env.PAYMASTER_AGENT_BUDGET_WEI,
       globalBudgetWei: env.PAYMASTER_GLOBAL_BUDGET_WEI,
       periodSeconds: env.PAYMASTER_BUDGET_PERIOD_SECONDS,
-    });
+    };
+    this.budgets = new BudgetStore(deps.pool, env.INDEXER_SCHEMA, defaults);
+    this.metricsBudgets = new BudgetStore(deps.opsPool, env.INDEXER_SCHEMA, defaults);
     this.requests = new Counter({
       name: "agenthub_paymaster_requests_total",
       help: "ERC-7677 requests by method and outcome (sponsored, or the refusal code)",
@@ -321,7 +327,7 @@ export class Paymaster {
       labelNames: ["scope"],
       registers,
       async collect() {
-        const budget = await paymaster.budgets.budget().catch(() => undefined);
+        const budget = await paymaster.metricsBudgets.budget().catch(() => undefined);
         if (!budget) return this.reset();
         this.set({ scope: "agent" }, Number(budget.agentBudgetWei));
         this.set({ scope: "global" }, Number(budget.globalBudgetWei));
@@ -332,7 +338,7 @@ export class Paymaster {
       help: "Length of a sponsorship budget period",
       registers,
       async collect() {
-        const budget = await paymaster.budgets.budget().catch(() => undefined);
+        const budget = await paymaster.metricsBudgets.budget().catch(() => undefined);
         if (budget) this.set(budget.periodSeconds);
         else this.reset();
       },
@@ -343,9 +349,9 @@ export class Paymaster {
       registers,
       async collect() {
         try {
-          const budget = await paymaster.budgets.budget();
+          const budget = await paymaster.metricsBudgets.budget();
           const now = await chainClock(paymaster.deps).now();
-          const spent = await paymaster.budgets.spent(now - (now % BigInt(budget.periodSeconds)), now);
+          const spent = await paymaster.metricsBudgets.spent(now - (now % BigInt(budget.periodSeconds)), now);
           this.set(Number(spent.global));
         } catch {
           this.reset(); // a failed probe empties the series instead of failing the scrape
