@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type AgentAccount, agentAccount, agentActions } from "@agenthub/api/client/smart-account";
+import { loadApiEnv } from "@agenthub/api/env";
+import { startApi } from "@agenthub/api/server";
 import { TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { type Address, encodeFunctionData, type Hex, keccak256, toHex } from "viem";
 import { entryPoint08Abi, formatUserOperation, toPackedUserOperation } from "viem/account-abstraction";
@@ -308,6 +310,14 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
       assert.equal(await usdcBalance(agent.owner.address), STAKE, "nothing ran");
       const refused = await askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData");
       assert.equal(refused.error?.data.code, "AGENT_BUDGET_EXCEEDED", JSON.stringify(refused));
+      assert.equal(refused.error?.code, -32003);
+      // The global budget binds as well, whatever the agent's.
+      await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei, globalBudgetWei: "1000", periodSeconds },
+      });
+      const global = await askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData");
+      assert.equal(global.error?.data.code, "GLOBAL_BUDGET_EXCEEDED", JSON.stringify(global));
       const unauthorized = await api("PUT", "/api/paymaster/budget", {
         body: { agentBudgetWei: "0", globalBudgetWei: "0", periodSeconds: 60 },
       });
@@ -322,6 +332,41 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
     // Within budget again, the same operation goes through.
     await agent.account.send(actions.stake(agent.agentId, STAKE));
     assert.equal(await usdcBalance(agent.owner.address), 0n);
+  });
+});
+
+describe("smart accounts: the paymaster's deposit floor alarm", () => {
+  it("logs an error and sets agenthub_paymaster_deposit_low while the deposit is below the floor", async () => {
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      lines.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    let running: Awaited<ReturnType<typeof startApi>> | undefined;
+    try {
+      // The local deposit is 100 ETH; this process's floor is 1,000 ETH.
+      const env = loadApiEnv({
+        ...stack.env,
+        JOBS_ENABLED: "false",
+        LOG_LEVEL: "error",
+        PAYMASTER_DEPOSIT_FLOOR_WEI: (10n ** 21n).toString(),
+      });
+      running = await startApi(env, 0);
+      await waitUntil("the floor alarm in the log", async () =>
+        lines.some((l) => l.includes("paymaster deposit below its floor")),
+      );
+      const metrics = await fetch(`${running.url}/metrics`, {
+        headers: { authorization: `Bearer ${stack.secrets.metricsToken}` },
+      }).then((r) => r.text());
+      assert.match(metrics, /agenthub_paymaster_deposit_low 1\n/);
+      const alarm = JSON.parse(lines.find((l) => l.includes("paymaster deposit below its floor"))!);
+      assert.equal(alarm.level, 50, "logged as an error");
+      assert.equal(alarm.floorWei, (10n ** 21n).toString());
+    } finally {
+      process.stdout.write = write;
+      await running?.close();
+    }
   });
 });
 
