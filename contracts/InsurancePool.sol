@@ -13,9 +13,11 @@ import {RolePausable} from "./utils/RolePausable.sol";
 
 /// @title AgentHub insurance pool
 /// @notice Agents (their token owners, or anyone on their behalf) stake USDC as coverage. When the run escrow
-/// records that an agent failed a run, the run's poster claims once per (run, agent) and receives
-/// min(coverage, reward + fee). Withdrawals wait WITHDRAWAL_COOLDOWN; coverage that is pending withdrawal
-/// stays claimable until it is paid out.
+/// records a verified failure of an agent on a run (a claim or revision timeout, or a dispute the agent lost), the
+/// run's poster claims once per run and receives min(coverage, loss), where the loss is the run's value
+/// (reward + fee: what posting the work again costs) minus the agent's stake already slashed to the poster for that
+/// failure. A rejection is the poster's own call, refunded in full by the escrow, and pays nothing. Withdrawals wait
+/// {withdrawalCooldown}; coverage that is pending withdrawal stays claimable until it is paid out.
 /// @dev Invariant: `usdc.balanceOf(address(this)) == totalCoverage()` (barring direct transfers to the pool).
 /// The relayer (RELAYER_ROLE) submits owner and poster actions after the API verified their signed request.
 /// The withdrawal cooldown changes only through DEFAULT_ADMIN_ROLE (the governance timelock); PAUSER_ROLE (the
@@ -52,7 +54,7 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
     uint256 private _totalCoverage;
     mapping(uint256 agentId => uint256) private _coverage;
     mapping(uint256 agentId => PendingWithdrawal) private _pending;
-    mapping(uint256 runId => mapping(uint256 agentId => bool)) private _claimed;
+    mapping(uint256 runId => bool) private _claimed;
 
     constructor(IERC20 usdc_, IRunEscrow escrow_, IERC721 identity_, address admin, address relayer) {
         if (
@@ -144,19 +146,24 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
     /// @dev Callable by the run's poster or the relayer; the payout always goes to the poster. If the claim leaves
     /// less coverage than the pending withdrawal, the pending amount is reduced to what is left (and cleared at 0).
     function claim(uint256 runId) external nonReentrant whenNotPaused returns (uint256 paid) {
-        uint256 agentId = escrow.failedAgentOf(runId);
+        (uint256 agentId, IRunEscrow.FailureKind kind, uint256 slashedToPoster) = escrow.failureOf(runId);
         if (agentId == 0) revert InsurancePoolNoFailure(runId);
+        if (kind != IRunEscrow.FailureKind.TimedOut && kind != IRunEscrow.FailureKind.DisputeLost) {
+            revert InsurancePoolLossNotVerified(runId);
+        }
         IRunEscrow.Run memory run = escrow.getRun(runId);
         if (msg.sender != run.poster && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
-        if (_claimed[runId][agentId]) revert InsurancePoolAlreadyClaimed(runId, agentId);
+        if (_claimed[runId]) revert InsurancePoolAlreadyClaimed(runId);
+        uint256 damages = uint256(run.reward) + uint256(run.fee);
+        if (slashedToPoster >= damages) revert InsurancePoolNoLoss(runId);
+        uint256 loss = damages - slashedToPoster;
         uint256 cov = _coverage[agentId];
         if (cov == 0) revert InsurancePoolNoCoverage(agentId);
 
-        uint256 owed = uint256(run.reward) + uint256(run.fee);
-        paid = owed < cov ? owed : cov;
+        paid = loss < cov ? loss : cov;
         uint256 remaining = cov - paid;
 
-        _claimed[runId][agentId] = true;
+        _claimed[runId] = true;
         _coverage[agentId] = remaining;
         _totalCoverage -= paid;
         PendingWithdrawal storage p = _pending[agentId];
@@ -192,8 +199,8 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
     }
 
     /// @inheritdoc IInsurancePool
-    function isClaimed(uint256 runId, uint256 agentId) external view returns (bool) {
-        return _claimed[runId][agentId];
+    function isClaimed(uint256 runId) external view returns (bool) {
+        return _claimed[runId];
     }
 
     // --------------------------------------------------------------- internal

@@ -13,13 +13,14 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 
 /// @title AgentHub run escrow
 /// @notice Funds each run with its reward plus the platform fee and releases them on completion (reward to the
-/// agent's token owner, fee to the treasury), refunds them on cancel / reject / timeout, and slashes the
-/// agent's stake in the {IStakeVault} on a claim timeout or a lost dispute.
-/// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled`.
-/// Storage per run is three words, two of them written at creation: (poster, deadline, maxRevisions,
-/// revisions, state, feeBps), (reward, agentId, claimedAt) and the deliverable hash. The fee is not stored: it is
-/// `reward * feeBps / 10_000` with the fee rate in force when the run was funded, so a governance change of
-/// {feeBps} never alters what an existing run owes.
+/// agent's token owner, fee accrued for the treasury and swept in one transfer), refunds them on cancel / reject /
+/// timeout, and through the {IStakeVault} locks the agent's minimum stake while it holds the run and slashes it to
+/// the poster on a timeout or a lost dispute. A payment that fails (USDC blacklist) is credited, never blocking.
+/// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled
+/// + feesAccrued() + sum of creditOf`. Storage per run is three words, two of them written at creation: (poster,
+/// deadline, maxRevisions, revisions, state, feeBps), (reward, agentId, claimedAt, revisionRequestedAt) and the
+/// deliverable hash. The fee is not stored: it is `ceil(reward * feeBps / 10_000)` with the fee rate in force when
+/// the run was funded, so a governance change of {feeBps} never alters what an existing run owes.
 /// Protocol parameters (fee rate, claim timeout, slash rate, treasury) change only through DEFAULT_ADMIN_ROLE,
 /// held by the governance timelock. PAUSER_ROLE (the emergency Safe and the timelock) pauses every function that
 /// moves USDC or starts a new obligation; start, submit, requestRevision and dispute stay open, so a pause never
@@ -39,12 +40,13 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     uint256 public constant MAX_FEE_BPS = 1_000;
     /// @notice Shortest claim timeout governance may set.
     uint64 public constant MIN_CLAIM_TIMEOUT = 1 days;
-    /// @notice Longest claim timeout governance may set: the vault's shortest withdrawal cooldown, so a stake
-    /// backing a claim can never be withdrawn before the claim times out.
+    /// @notice Longest claim timeout governance may set: the vault's shortest withdrawal cooldown.
     uint64 public constant MAX_CLAIM_TIMEOUT = 7 days;
 
     uint256 private constant _MAX_BPS = 10_000;
 
+    // Three words by design (solhint's packing heuristic misreads it): {_createRun} writes words 0 and 1 whole.
+    // solhint-disable-next-line gas-struct-packing
     struct RunData {
         // word 0
         address poster;
@@ -54,9 +56,10 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         RunState state;
         uint16 feeBps;
         // word 1
-        uint128 reward;
+        uint96 reward;
         uint64 agentId;
-        uint64 claimedAt;
+        uint48 claimedAt;
+        uint48 revisionRequestedAt;
         // word 2
         bytes32 deliverableHash;
     }
@@ -68,9 +71,18 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     /// @notice The agent identity registry: rewards go to the agent token's current owner.
     IERC721 public immutable identity;
 
-    // One word, read and written by every run creation: run count, total owed, fee rate and the pause flag.
+    /// @dev The last failure of a run (one word).
+    struct Failure {
+        uint96 slashedToPoster;
+        uint64 agentId;
+        FailureKind kind;
+    }
+
+    // One word, read and written by every run creation: run count, the ledger (total owed, of which accrued
+    // fees), the fee rate and the pause flag.
     uint64 private _runCount;
-    uint160 private _totalOwed;
+    uint96 private _totalOwed;
+    uint72 private _feesAccrued;
     uint16 private _feeBps;
     bool private _paused;
     // One word: treasury, slash rate and claim timeout.
@@ -79,7 +91,8 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     uint32 private _claimTimeout;
 
     mapping(uint256 runId => RunData) private _runs;
-    mapping(uint256 runId => uint256 agentId) private _failedAgentOf;
+    mapping(uint256 runId => Failure) private _failures;
+    mapping(address account => uint256) private _credits;
 
     constructor(
         IERC20 usdc_,
@@ -169,13 +182,13 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         _requireState(runId, run.state, RunState.Open);
         if (block.timestamp > run.deadline) revert RunEscrowDeadlinePassed(runId);
         _checkAgent(agentId);
-        uint256 stake = vault.activeStakeOf(agentId);
-        if (stake < vault.minStake()) revert RunEscrowInsufficientStake(agentId, stake);
 
         run.state = RunState.Claimed;
         run.agentId = agentId.toUint64();
-        run.claimedAt = uint64(block.timestamp);
+        run.claimedAt = uint48(block.timestamp);
         emit RunClaimed(runId, agentId);
+        // Reverts unless the agent is in good standing with the minimum stake active; locks that stake.
+        vault.lock(agentId);
     }
 
     /// @inheritdoc IRunEscrow
@@ -227,6 +240,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         }
         run.revisions = revisions;
         run.state = RunState.RevisionRequested;
+        run.revisionRequestedAt = uint48(block.timestamp);
         emit RevisionRequested(runId, run.agentId, revisions);
     }
 
@@ -240,10 +254,11 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
 
         uint256 agentId = run.agentId;
         run.state = RunState.Rejected;
-        _failedAgentOf[runId] = agentId;
+        _failures[runId] = Failure({agentId: uint64(agentId), kind: FailureKind.Rejected, slashedToPoster: 0});
         uint256 amount = _release(run);
         emit RunRejected(runId, agentId);
-        usdc.safeTransfer(poster, amount);
+        vault.unlock(agentId);
+        _pay(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
@@ -256,26 +271,37 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         run.state = RunState.Cancelled;
         uint256 amount = _release(run);
         emit RunCancelled(runId);
-        usdc.safeTransfer(poster, amount);
+        _pay(poster, amount);
     }
 
     /// @inheritdoc IRunEscrow
+    /// @dev Claimed / InProgress runs time out {claimTimeout} after the claim; RevisionRequested runs the same time
+    /// after the (last) revision request.
     function timeoutSlash(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
         _checkPoster(poster);
         RunState state = run.state;
-        if (state != RunState.Claimed && state != RunState.InProgress) revert RunEscrowInvalidState(runId, state);
-        uint64 availableAt = run.claimedAt + _claimTimeout;
+        uint64 availableAt;
+        if (state == RunState.Claimed || state == RunState.InProgress) {
+            availableAt = uint64(run.claimedAt) + _claimTimeout;
+        } else if (state == RunState.RevisionRequested) {
+            availableAt = uint64(run.revisionRequestedAt) + _claimTimeout;
+        } else {
+            revert RunEscrowInvalidState(runId, state);
+        }
         if (block.timestamp < availableAt) revert RunEscrowTimeoutNotReached(runId, availableAt);
 
         uint256 agentId = run.agentId;
         run.state = RunState.TimedOut;
-        _failedAgentOf[runId] = agentId;
         uint256 amount = _release(run);
-        usdc.safeTransfer(poster, amount);
-        uint256 slashed = vault.slash(agentId, _slashBps, poster, "claim timeout");
+        uint256 slashed = vault.unlockAndSlash(
+            agentId, _slashBps, poster, state == RunState.RevisionRequested ? "revision timeout" : "claim timeout"
+        );
+        _failures[runId] =
+            Failure({agentId: uint64(agentId), kind: FailureKind.TimedOut, slashedToPoster: uint96(slashed)});
         emit RunTimedOut(runId, agentId, slashed);
+        _pay(poster, amount);
     }
 
     // ---------------------------------------------------------------- disputes
@@ -317,16 +343,41 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             run.revisions = 0;
             run.agentId = 0;
             run.claimedAt = 0;
+            run.revisionRequestedAt = 0;
             run.deliverableHash = bytes32(0);
-            _failedAgentOf[runId] = agentId;
-            uint256 slashed = vault.slash(agentId, _slashBps, poster, "dispute lost");
+            uint256 slashed = vault.unlockAndSlash(agentId, _slashBps, poster, "dispute lost");
+            _failures[runId] =
+                Failure({agentId: uint64(agentId), kind: FailureKind.DisputeLost, slashedToPoster: uint96(slashed)});
             emit DisputeResolved(runId, agentId, false, slashed);
         }
     }
 
+    // ---------------------------------------------------------------- settlement
+
+    /// @inheritdoc IRunEscrow
+    function sweepFees() external nonReentrant whenNotPaused returns (uint256 amount) {
+        amount = _feesAccrued;
+        if (amount == 0) revert RunEscrowNothingToSweep();
+        address treasury_ = _treasury;
+        _feesAccrued = 0;
+        _totalOwed -= uint96(amount);
+        emit FeesSwept(treasury_, amount);
+        usdc.safeTransfer(treasury_, amount);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function withdrawCredit(address account) external nonReentrant whenNotPaused {
+        uint256 amount = _credits[account];
+        if (amount == 0) revert RunEscrowNoCredit(account);
+        _credits[account] = 0;
+        _totalOwed -= uint96(amount);
+        emit CreditWithdrawn(account, amount);
+        usdc.safeTransfer(account, amount);
+    }
+
     // ---------------------------------------------------------------- admin
 
-    /// @notice Sets the fee recipient. Admin (governance) only.
+    /// @notice Sets the fee recipient (where {sweepFees} sends accrued fees). Admin (governance) only.
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (newTreasury == address(0)) revert RunEscrowZeroAddress();
         _treasury = newTreasury;
@@ -349,7 +400,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         emit FeeBpsUpdated(bps);
     }
 
-    /// @notice Sets how long after a claim, without a submission, the poster may slash
+    /// @notice Sets how long after a claim or a revision request, without a (re)submission, the poster may slash
     /// (MIN_CLAIM_TIMEOUT..MAX_CLAIM_TIMEOUT). Applies to runs already claimed too. Admin (governance) only.
     function setClaimTimeout(uint64 timeout) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (timeout < MIN_CLAIM_TIMEOUT || timeout > MAX_CLAIM_TIMEOUT) revert RunEscrowInvalidClaimTimeout(timeout);
@@ -387,18 +438,39 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             fee: uint128(_fee(reward, run.feeBps)),
             agentId: run.agentId,
             claimedAt: run.claimedAt,
+            revisionRequestedAt: run.revisionRequestedAt,
             deliverableHash: run.deliverableHash
         });
     }
 
     /// @inheritdoc IRunEscrow
     function failedAgentOf(uint256 runId) external view returns (uint256) {
-        return _failedAgentOf[runId];
+        return _failures[runId].agentId;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function failureOf(uint256 runId)
+        external
+        view
+        returns (uint256 agentId, FailureKind kind, uint256 slashedToPoster)
+    {
+        Failure memory f = _failures[runId];
+        return (f.agentId, f.kind, f.slashedToPoster);
     }
 
     /// @inheritdoc IRunEscrow
     function totalOwed() external view returns (uint256) {
         return _totalOwed;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function feesAccrued() external view returns (uint256) {
+        return _feesAccrued;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function creditOf(address account) external view returns (uint256) {
+        return _credits[account];
     }
 
     /// @inheritdoc IRunEscrow
@@ -411,7 +483,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         return _treasury;
     }
 
-    /// @notice Basis points of the agent's stake slashed on a claim timeout or a lost dispute.
+    /// @notice Basis points of the agent's stake slashed on a timeout or a lost dispute.
     function slashBps() external view returns (uint256) {
         return _slashBps;
     }
@@ -444,32 +516,24 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     ) private whenNotPaused returns (uint256 runId, uint256 amount) {
         if (poster == address(0)) revert RunEscrowZeroAddress();
         if (reward == 0) revert RunEscrowZeroReward();
-        uint64 newCount = _runCount + 1;
-        runId = newCount;
+        uint96 reward96 = uint256(reward).toUint96();
+        runId = _runCount + 1;
         if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
         uint16 rate = _feeBps;
-        amount = uint256(reward) + _fee(reward, rate);
-
-        uint160 owed = (uint256(_totalOwed) + amount).toUint160();
+        uint256 fee = _fee(reward96, rate);
+        amount = reward96 + fee;
+        _bookNewRun(runId, amount, rate);
         RunData storage run = _runs[runId];
-        // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is
-        // (poster, deadline, maxRevisions, revisions = 0, state = Open, feeBps), word 1 is (reward, agentId = 0,
-        // claimedAt = 0), the ledger word is (run count, total owed, fee rate, paused = false); the layouts follow
-        // the declaration order of {RunData} and of the ledger variables.
+        // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is (poster, deadline,
+        // maxRevisions, revisions = 0, state = Open, feeBps), word 1 is (reward, agentId = 0, claimedAt = 0,
+        // revisionRequestedAt = 0); the layout follows the declaration order of {RunData}.
         uint256 word0 = _openRunWord(poster, deadline, maxRevisions, rate);
         assembly ("memory-safe") {
-            sstore(
-                _runCount.slot,
-                or(
-                    or(shl(mul(8, _runCount.offset), newCount), shl(mul(8, _totalOwed.offset), owed)),
-                    shl(mul(8, _feeBps.offset), rate)
-                )
-            )
             sstore(run.slot, word0)
-            sstore(add(run.slot, 1), reward)
+            sstore(add(run.slot, 1), reward96)
         }
 
-        emit RunCreated(runId, poster, reward, amount - reward, deadline, maxRevisions, metadataUri);
+        emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
     }
 
     /// @dev Word 0 of a new run: (poster, deadline, maxRevisions, revisions = 0, state = Open, feeBps).
@@ -482,31 +546,58 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
             | (uint256(maxRevisions) << 208) | (uint256(uint8(RunState.Open)) << 224) | (uint256(rate) << 232);
     }
 
-    /// @dev Marks the run completed and pays the reward to the agent's owner and the fee to the treasury.
+    /// @dev Sets the run count to `runId` and adds `amount` to the total owed, in one write of the ledger word
+    /// (layout: declaration order of `_runCount`, `_totalOwed`, `_feesAccrued`, `_feeBps`, `_paused` = false, which
+    /// {whenNotPaused} already checked).
+    function _bookNewRun(uint256 runId, uint256 amount, uint16 rate) private {
+        uint96 owed = (uint256(_totalOwed) + amount).toUint96();
+        uint72 fees = _feesAccrued;
+        assembly ("memory-safe") {
+            sstore(
+                _runCount.slot,
+                or(
+                    or(shl(mul(8, _runCount.offset), runId), shl(mul(8, _totalOwed.offset), owed)),
+                    or(shl(mul(8, _feesAccrued.offset), fees), shl(mul(8, _feeBps.offset), rate))
+                )
+            )
+        }
+    }
+
+    /// @dev Marks the run completed, releases the agent's stake lock, accrues the fee and pays the reward to the
+    /// agent's owner (credited if the transfer fails).
     function _complete(uint256 runId, RunData storage run) private {
         uint256 agentId = run.agentId;
         uint256 reward = run.reward;
         uint256 fee = _fee(reward, run.feeBps);
         address payee = identity.ownerOf(agentId);
-        address treasury_ = _treasury;
 
         run.state = RunState.Completed;
-        _totalOwed -= uint160(reward + fee);
+        (_totalOwed, _feesAccrued) = (_totalOwed - uint96(reward), _feesAccrued + uint72(fee));
         emit RunCompleted(runId, agentId, payee, reward, fee);
-        usdc.safeTransfer(payee, reward);
-        if (fee != 0) usdc.safeTransfer(treasury_, fee);
+        vault.unlock(agentId);
+        _pay(payee, reward);
     }
 
     /// @dev Removes a run's reward + fee from the total owed; returns that amount.
     function _release(RunData storage run) private returns (uint256 amount) {
         uint256 reward = run.reward;
         amount = reward + _fee(reward, run.feeBps);
-        _totalOwed -= uint160(amount);
+        _totalOwed -= uint96(amount);
     }
 
-    /// @dev The fee on `reward` at `rate` basis points.
+    /// @dev Pays `amount` (already taken off the total owed) to `to`; if the token refuses (a blacklisted
+    /// recipient, a paused token), credits it to `to` instead so the run still settles.
+    function _pay(address to, uint256 amount) private {
+        if (usdc.trySafeTransfer(to, amount)) return;
+        _credits[to] += amount;
+        _totalOwed += uint96(amount);
+        emit PaymentDeferred(to, amount);
+    }
+
+    /// @dev The fee on `reward` at `rate` basis points, rounded up: at a non-zero rate any reward pays at least one
+    /// base unit.
     function _fee(uint256 reward, uint256 rate) private pure returns (uint256) {
-        return reward * rate / _MAX_BPS;
+        return (reward * rate + _MAX_BPS - 1) / _MAX_BPS;
     }
 
     function _run(uint256 runId) private view returns (RunData storage run) {

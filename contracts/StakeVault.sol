@@ -11,18 +11,24 @@ import {RolePausable} from "./utils/RolePausable.sol";
 import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 
 /// @title AgentHub stake vault
-/// @notice Holds each agent's USDC stake. The agent's token owner (or the relayer on its behalf) withdraws
-/// after a cooldown; SLASHER_ROLE (the run escrow, the relayer) slashes, moving real funds.
+/// @notice Holds each agent's USDC stake and trust state. The agent's token owner (or the relayer on its behalf)
+/// withdraws after a cooldown; the run escrow (ESCROW_ROLE) locks the minimum stake while the agent holds runs and
+/// slashes it to the poster on a verified failure; moderation (SLASHER_ROLE) slashes to the treasury with a reason,
+/// rate limited; governance (DEFAULT_ADMIN_ROLE) bans. Every slash is a strike: frozen, the third one banned.
 /// The minimum stake, the cooldown and the treasury change only through DEFAULT_ADMIN_ROLE (the governance
-/// timelock); PAUSER_ROLE (the emergency Safe and the timelock) stops every USDC movement: deposits, slashes and
-/// withdrawals.
-/// @dev Invariant: `usdc.balanceOf(this) == totalStaked() == sum of stakeOf(agentId)`.
+/// timelock); PAUSER_ROLE (the emergency Safe and the timelock) stops every USDC movement: deposits, slashes,
+/// withdrawals and credit payouts.
+/// @dev Invariant: `usdc.balanceOf(this) == totalStaked() + totalCredits()`, `totalStaked() == sum of stakeOf`.
+/// Lock counts mirror the escrow's live runs per agent (announced by its RunClaimed and run-ending events), so they
+/// emit no event of their own.
 contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
 
-    /// @notice May slash stakes: the run escrow and the relayer.
+    /// @notice Moderation slashes (to the treasury, with a reason, rate limited).
     bytes32 public constant SLASHER_ROLE = keccak256("SLASHER_ROLE");
+    /// @notice The run escrow: locks stakes for held runs and slashes them to the wronged poster.
+    bytes32 public constant ESCROW_ROLE = keccak256("ESCROW_ROLE");
     /// @notice May request and execute withdrawals (always paid to the token owner) and submit permit deposits.
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
 
@@ -30,34 +36,49 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     uint256 public constant MIN_STAKE_LOWER_BOUND = 1e6;
     /// @notice Highest minimum stake governance may set: 1,000,000 USDC.
     uint256 public constant MIN_STAKE_UPPER_BOUND = 1_000_000e6;
-    /// @notice Shortest withdrawal cooldown governance may set: the escrow's longest claim timeout, so a stake
-    /// backing a claim stays slashable until the claim times out.
+    /// @notice Shortest withdrawal cooldown governance may set: the escrow's longest claim timeout.
     uint64 public constant MIN_WITHDRAWAL_COOLDOWN = 7 days;
     /// @notice Longest withdrawal cooldown governance may set.
     uint64 public constant MAX_WITHDRAWAL_COOLDOWN = 90 days;
+    /// @notice The third slash bans the agent.
+    uint256 public constant BAN_AFTER_STRIKES = 3;
+    /// @notice Window of the moderation slash rate limit.
+    uint64 public constant SLASH_PERIOD = 1 days;
+    /// @notice Moderation slashes allowed per window, all SLASHER_ROLE holders together.
+    uint256 public constant MAX_SLASHES_PER_PERIOD = 10;
 
     uint256 private constant _MAX_BPS = 10_000;
 
     /// @dev One storage word per agent. `total` includes `pending`; `availableAt` is 0 iff nothing is pending.
     struct StakeInfo {
-        uint104 total;
-        uint104 pending;
+        uint88 total;
+        uint88 pending;
         uint48 availableAt;
+        uint16 locks;
+        uint8 strikes;
+        TrustState trust;
     }
 
     /// @notice The staked token (USDC).
     IERC20 public immutable usdc;
     /// @notice The agent identity registry; the owner of token `agentId` owns that agent's stake.
     IERC721 public immutable identity;
-    /// @notice Receives slashes that name no beneficiary.
+    /// @notice Receives moderation slashes.
     address public treasury;
     /// @inheritdoc IStakeVault
     uint64 public withdrawalCooldown;
     /// @inheritdoc IStakeVault
     uint256 public minStake;
 
-    uint256 private _totalStaked;
+    // One word: the ledger.
+    uint128 private _totalStaked;
+    uint128 private _totalCredits;
+    // One word: the moderation slash window.
+    uint48 private _slashWindowStart;
+    uint16 private _slashesInWindow;
+
     mapping(uint256 agentId => StakeInfo) private _stakes;
+    mapping(address account => uint256) private _credits;
 
     constructor(IERC20 usdc_, IERC721 identity_, address admin, address treasury_) {
         if (
@@ -74,6 +95,8 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         emit WithdrawalCooldownUpdated(14 days);
         emit MinStakeUpdated(20e6);
     }
+
+    // ---------------------------------------------------------------- deposits
 
     /// @inheritdoc IStakeVault
     function deposit(uint256 agentId, uint256 amount) external nonReentrant whenNotPaused {
@@ -100,31 +123,85 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         _deposit(agentId, from, amount);
     }
 
+    // ---------------------------------------------------------------- slashing and trust
+
     /// @inheritdoc IStakeVault
-    function slash(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
+    function slash(uint256 agentId, uint256 bps, string calldata reason)
         external
         nonReentrant
         whenNotPaused
         onlyRole(SLASHER_ROLE)
         returns (uint256 amount)
     {
-        if (bps == 0 || bps > _MAX_BPS) revert StakeVaultInvalidBps(bps);
-        if (beneficiary == address(0)) beneficiary = treasury;
-
-        StakeInfo memory info = _stakes[agentId];
-        amount = uint256(info.total) * bps / _MAX_BPS;
-        uint104 remaining = info.total - uint104(amount);
-        info.total = remaining;
-        if (info.pending > remaining) {
-            info.pending = remaining;
-            if (remaining == 0) info.availableAt = 0;
+        if (bytes(reason).length == 0) revert StakeVaultReasonRequired();
+        uint48 now_ = uint48(block.timestamp);
+        uint48 windowStart = _slashWindowStart;
+        uint256 used = _slashesInWindow;
+        if (now_ >= windowStart + SLASH_PERIOD) {
+            windowStart = now_;
+            used = 0;
         }
-        _stakes[agentId] = info;
-        _totalStaked -= amount;
-
-        emit Slashed(agentId, beneficiary, amount, bps, reason);
-        if (amount != 0) usdc.safeTransfer(beneficiary, amount);
+        if (used >= MAX_SLASHES_PER_PERIOD) revert StakeVaultSlashRateLimited(uint64(windowStart) + SLASH_PERIOD);
+        (_slashWindowStart, _slashesInWindow) = (windowStart, uint16(used + 1));
+        _ownerOfAgent(agentId);
+        StakeInfo memory info = _stakes[agentId];
+        amount = _slash(agentId, info, bps, treasury, reason);
     }
+
+    /// @inheritdoc IStakeVault
+    function lock(uint256 agentId) external onlyRole(ESCROW_ROLE) {
+        StakeInfo storage info = _stakes[agentId];
+        TrustState trust = info.trust;
+        if (trust == TrustState.Frozen) revert StakeVaultAgentFrozen(agentId);
+        if (trust == TrustState.Banned) revert StakeVaultAgentBanned(agentId);
+        uint256 active = uint256(info.total) - info.pending;
+        uint256 minimum = minStake;
+        if (active < minimum) revert StakeVaultInsufficientStake(agentId, active, minimum);
+        uint16 locks = info.locks;
+        if (locks == type(uint16).max) revert StakeVaultTooManyLocks(agentId);
+        unchecked {
+            info.locks = locks + 1;
+        }
+    }
+
+    /// @inheritdoc IStakeVault
+    function unlock(uint256 agentId) external onlyRole(ESCROW_ROLE) {
+        StakeInfo storage info = _stakes[agentId];
+        uint16 locks = info.locks;
+        if (locks == 0) revert StakeVaultNotLocked(agentId);
+        unchecked {
+            info.locks = locks - 1;
+        }
+    }
+
+    /// @inheritdoc IStakeVault
+    function unlockAndSlash(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
+        external
+        nonReentrant
+        whenNotPaused
+        onlyRole(ESCROW_ROLE)
+        returns (uint256 amount)
+    {
+        if (beneficiary == address(0)) revert StakeVaultZeroAddress();
+        StakeInfo memory info = _stakes[agentId];
+        if (info.locks == 0) revert StakeVaultNotLocked(agentId);
+        unchecked {
+            --info.locks;
+        }
+        amount = _slash(agentId, info, bps, beneficiary, reason);
+    }
+
+    /// @inheritdoc IStakeVault
+    function ban(uint256 agentId, string calldata reason) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bytes(reason).length == 0) revert StakeVaultReasonRequired();
+        _ownerOfAgent(agentId);
+        StakeInfo storage info = _stakes[agentId];
+        if (info.trust == TrustState.Banned) revert StakeVaultAgentBanned(agentId);
+        info.trust = TrustState.Banned;
+        emit TrustStateChanged(agentId, TrustState.Banned, info.strikes, reason);
+    }
+
+    // ---------------------------------------------------------------- withdrawals
 
     /// @inheritdoc IStakeVault
     function requestWithdrawal(uint256 agentId, uint256 amount) external nonReentrant {
@@ -133,9 +210,10 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         StakeInfo memory info = _stakes[agentId];
         if (info.pending != 0) revert StakeVaultWithdrawalPending(agentId);
         if (amount > info.total) revert StakeVaultInsufficientStake(agentId, info.total, amount);
+        if (info.locks != 0 && info.total - amount < minStake) revert StakeVaultStakeLocked(agentId, info.locks);
 
         uint48 availableAt = uint48(block.timestamp) + uint48(withdrawalCooldown);
-        info.pending = uint104(amount);
+        info.pending = uint88(amount);
         info.availableAt = availableAt;
         _stakes[agentId] = info;
         emit WithdrawalRequested(agentId, owner, amount, availableAt);
@@ -148,22 +226,38 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         uint256 amount = info.pending;
         if (amount == 0) revert StakeVaultNoWithdrawal(agentId);
         if (block.timestamp < info.availableAt) revert StakeVaultCooldownActive(agentId, info.availableAt);
+        if (info.locks != 0 && info.total - amount < minStake) revert StakeVaultStakeLocked(agentId, info.locks);
 
-        _stakes[agentId] = StakeInfo({total: info.total - info.pending, pending: 0, availableAt: 0});
-        _totalStaked -= amount;
+        info.total -= uint88(amount);
+        info.pending = 0;
+        info.availableAt = 0;
+        _stakes[agentId] = info;
+        _totalStaked -= uint128(amount);
         emit Withdrawn(agentId, owner, amount);
         usdc.safeTransfer(owner, amount);
     }
 
-    /// @notice Sets the address receiving slashes that name no beneficiary. Admin (governance) only.
+    /// @inheritdoc IStakeVault
+    function withdrawCredit(address account) external nonReentrant whenNotPaused {
+        uint256 amount = _credits[account];
+        if (amount == 0) revert StakeVaultNoCredit(account);
+        _credits[account] = 0;
+        _totalCredits -= uint128(amount);
+        emit CreditWithdrawn(account, amount);
+        usdc.safeTransfer(account, amount);
+    }
+
+    // ---------------------------------------------------------------- admin
+
+    /// @notice Sets the address receiving moderation slashes. Admin (governance) only.
     function setTreasury(address newTreasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (newTreasury == address(0)) revert StakeVaultZeroAddress();
         treasury = newTreasury;
         emit TreasuryUpdated(newTreasury);
     }
 
-    /// @notice Sets the stake an agent needs to claim runs (MIN_STAKE_LOWER_BOUND..MIN_STAKE_UPPER_BOUND).
-    /// Admin (governance) only.
+    /// @notice Sets the stake an agent needs to claim runs, and that stays locked while it holds runs
+    /// (MIN_STAKE_LOWER_BOUND..MIN_STAKE_UPPER_BOUND). Admin (governance) only.
     function setMinStake(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (amount < MIN_STAKE_LOWER_BOUND || amount > MIN_STAKE_UPPER_BOUND) revert StakeVaultInvalidMinStake(amount);
         minStake = amount;
@@ -179,6 +273,8 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         withdrawalCooldown = cooldown;
         emit WithdrawalCooldownUpdated(cooldown);
     }
+
+    // ---------------------------------------------------------------- views
 
     /// @inheritdoc IStakeVault
     function stakeOf(uint256 agentId) external view returns (uint256) {
@@ -198,18 +294,78 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     }
 
     /// @inheritdoc IStakeVault
+    function trustOf(uint256 agentId) external view returns (TrustState state, uint256 strikes) {
+        StakeInfo memory info = _stakes[agentId];
+        return (info.trust, info.strikes);
+    }
+
+    /// @inheritdoc IStakeVault
+    function locksOf(uint256 agentId) external view returns (uint256) {
+        return _stakes[agentId].locks;
+    }
+
+    /// @inheritdoc IStakeVault
+    function creditOf(address account) external view returns (uint256) {
+        return _credits[account];
+    }
+
+    /// @inheritdoc IStakeVault
     function totalStaked() external view returns (uint256) {
         return _totalStaked;
     }
 
+    /// @inheritdoc IStakeVault
+    function totalCredits() external view returns (uint256) {
+        return _totalCredits;
+    }
+
+    // ---------------------------------------------------------------- internals
+
     function _deposit(uint256 agentId, address from, uint256 amount) private {
         if (amount == 0) revert StakeVaultZeroAmount();
         _ownerOfAgent(agentId);
-        StakeInfo storage info = _stakes[agentId];
-        info.total = (uint256(info.total) + amount).toUint104();
-        _totalStaked += amount;
+        StakeInfo memory info = _stakes[agentId];
+        if (info.trust == TrustState.Banned) revert StakeVaultAgentBanned(agentId);
+        info.total = (uint256(info.total) + amount).toUint88();
+        bool unfreezes = info.trust == TrustState.Frozen && info.total - info.pending >= minStake;
+        if (unfreezes) info.trust = TrustState.Good;
+        _stakes[agentId] = info;
+        _totalStaked += uint128(amount);
         emit Staked(agentId, from, amount);
+        if (unfreezes) emit TrustStateChanged(agentId, TrustState.Good, info.strikes, "restaked");
         usdc.safeTransferFrom(from, address(this), amount);
+    }
+
+    /// @dev Takes `bps` of the stake in `info` (whose lock count the caller already set), counts a strike, moves the
+    /// trust state to Frozen (Banned at the third strike, or if already banned; announced on every slash, since the
+    /// strike count changes) and pays `beneficiary`, crediting it when the transfer fails.
+    function _slash(uint256 agentId, StakeInfo memory info, uint256 bps, address beneficiary, string calldata reason)
+        private
+        returns (uint256 amount)
+    {
+        if (bps == 0 || bps > _MAX_BPS) revert StakeVaultInvalidBps(bps);
+        amount = uint256(info.total) * bps / _MAX_BPS;
+        uint88 remaining = info.total - uint88(amount);
+        info.total = remaining;
+        if (info.pending > remaining) {
+            info.pending = remaining;
+            if (remaining == 0) info.availableAt = 0;
+        }
+        uint8 strikes = info.strikes == type(uint8).max ? type(uint8).max : info.strikes + 1;
+        info.strikes = strikes;
+        TrustState trust =
+            info.trust == TrustState.Banned || strikes >= BAN_AFTER_STRIKES ? TrustState.Banned : TrustState.Frozen;
+        info.trust = trust;
+        _stakes[agentId] = info;
+        _totalStaked -= uint128(amount);
+
+        emit Slashed(agentId, beneficiary, amount, bps, reason);
+        emit TrustStateChanged(agentId, trust, strikes, reason);
+        if (amount != 0 && !usdc.trySafeTransfer(beneficiary, amount)) {
+            _credits[beneficiary] += amount;
+            _totalCredits += uint128(amount);
+            emit PaymentDeferred(beneficiary, amount);
+        }
     }
 
     /// @dev The owner of `agentId`; reverts unless the caller is that owner or holds RELAYER_ROLE.

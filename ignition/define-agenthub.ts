@@ -26,6 +26,7 @@ export const ROLES = {
   DEFAULT_ADMIN: zeroHash,
   RELAYER: role("RELAYER_ROLE"),
   SLASHER: role("SLASHER_ROLE"),
+  ESCROW: role("ESCROW_ROLE"),
   ARBITER: role("ARBITER_ROLE"),
   PAUSER: role("PAUSER_ROLE"),
   PROPOSER: role("PROPOSER_ROLE"),
@@ -103,7 +104,9 @@ export function defineAgentHub(
 
   // Operational roles of the relayer (identity and escrow got RELAYER_ROLE in their constructors).
   const wiring: Future[] = [
-    m.call(vault, "grantRole", [ROLES.SLASHER, escrow], { id: "Vault_slasher_escrow" }),
+    // The escrow locks stakes under held runs and slashes them to a run's poster; moderation slashes (to the
+    // treasury, rate limited) are the relayer's.
+    m.call(vault, "grantRole", [ROLES.ESCROW, escrow], { id: "Vault_escrow_escrow" }),
     m.call(vault, "grantRole", [ROLES.SLASHER, relayer], { id: "Vault_slasher_relayer" }),
     m.call(vault, "grantRole", [ROLES.RELAYER, relayer], { id: "Vault_relayer" }),
     m.call(escrow, "grantRole", [ROLES.ARBITER, relayer], { id: "Escrow_arbiter_relayer" }),

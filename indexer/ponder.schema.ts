@@ -37,9 +37,13 @@ export const stake = onchainTable("stake", (t) => ({
   lastSlashSeq: t.bigint(),
   totalSlashed: t.bigint().notNull(),
   slashCount: t.integer().notNull(),
-  /** Slashes that took the whole stake (10000 bps): three of them ban the agent. */
-  fullSlashCount: t.integer().notNull(),
   lastSlashedAt: t.bigint(),
+  /** The vault's trust state (TrustStateChanged): Good, Frozen (slashed, until staked back to the minimum), Banned. */
+  trustState: t.text().notNull(),
+  /** Slashes counted by the vault; the third bans. */
+  strikes: t.integer().notNull(),
+  trustReason: t.text(),
+  trustChangedAt: t.bigint(),
   updatedAt: t.bigint().notNull(),
 }));
 
@@ -48,7 +52,7 @@ export const stakeEvent = onchainTable(
   (t) => ({
     id: t.text().primaryKey(),
     agentId: t.bigint().notNull(),
-    kind: t.text().notNull(), // STAKED | SLASHED | WITHDRAWAL_REQUESTED | WITHDRAWN
+    kind: t.text().notNull(), // STAKED | SLASHED | WITHDRAWAL_REQUESTED | WITHDRAWN | TRUST_STATE
     account: t.hex().notNull(), // depositor, beneficiary or recipient
     amount: t.bigint().notNull(),
     bps: t.integer(),
@@ -77,7 +81,13 @@ export const run = onchainTable(
     submittedAt: t.bigint(),
     deliverableHash: t.hex(),
     metadataUri: t.text().notNull(),
+    /** When the poster last asked for a revision: the agent must resubmit within the revision timeout. */
+    revisionRequestedAt: t.bigint(),
+    /** Whether the current claim counts toward the agent's reputation (see indexer/src/reputation-rule.ts). */
+    reputationEligible: t.boolean(),
     failedAgentId: t.bigint(),
+    /** How the agent last failed the run: Rejected, TimedOut or DisputeLost (only the last two are insurable). */
+    failureKind: t.text(),
     createdAt: t.bigint().notNull(),
     createdTx: t.hex().notNull(),
     updatedAt: t.bigint().notNull(),
@@ -115,6 +125,36 @@ export const agentRunStats = onchainTable("agent_run_stats", (t) => ({
   failures: t.integer().notNull(),
   totalVolume: t.bigint().notNull(),
   updatedAt: t.bigint().notNull(),
+}));
+
+/** The last claim between a poster and an agent that counted toward the agent's reputation (one per day). */
+export const reputationPair = onchainTable("reputation_pair", (t) => ({
+  id: t.text().primaryKey(), // `${poster}:${agentId}`
+  lastCountedAt: t.bigint().notNull(),
+}));
+
+/** Payments that failed (e.g. a USDC-blacklisted recipient) and wait in a contract for `withdrawCredit`. */
+export const paymentCredit = onchainTable(
+  "payment_credit",
+  (t) => ({
+    id: t.text().primaryKey(), // `${contract}:${account}`
+    contract: t.text().notNull(), // RunEscrow | StakeVault
+    account: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    totalDeferred: t.bigint().notNull(),
+    totalWithdrawn: t.bigint().notNull(),
+    updatedAt: t.bigint().notNull(),
+  }),
+  (table) => ({ accountIdx: index().on(table.account) }),
+);
+
+/** Accrued platform fees sent to the treasury by RunEscrow.sweepFees. */
+export const feeSweep = onchainTable("fee_sweep", (t) => ({
+  id: t.text().primaryKey(),
+  treasury: t.hex().notNull(),
+  amount: t.bigint().notNull(),
+  txHash: t.hex().notNull(),
+  timestamp: t.bigint().notNull(),
 }));
 
 export const insuranceCoverage = onchainTable("insurance_coverage", (t) => ({

@@ -7,9 +7,8 @@ const stake = (over: Partial<StakeFacts> = {}): StakeFacts => ({
   amount: 20_000_000n,
   pendingWithdrawal: 0n,
   stakedAt: 1_000n,
-  lastStakeSeq: 10n,
-  lastSlashSeq: null,
-  fullSlashCount: 0,
+  trustState: "Good",
+  strikes: 0,
   ...over,
 });
 
@@ -28,23 +27,14 @@ describe("trust ladder", () => {
     assert.equal(deriveStatus(stake(), 4, at), "PROVISIONAL");
     assert.equal(deriveStatus(stake(), 5, at - 1n), "PROVISIONAL");
   });
-  it("FROZEN after a slash until a later deposit restores the minimum", () => {
-    assert.equal(deriveStatus(stake({ amount: 40_000_000n, lastSlashSeq: 11n }), 0, 2_000n), "FROZEN");
-    assert.equal(
-      deriveStatus(stake({ amount: 40_000_000n, lastSlashSeq: 11n, lastStakeSeq: 12n }), 0, 2_000n),
-      "PROVISIONAL",
-    );
-    assert.equal(
-      deriveStatus(stake({ amount: 5_000_000n, lastSlashSeq: 11n, lastStakeSeq: 12n }), 0, 2_000n),
-      "FROZEN",
-    );
-    assert.equal(deriveStatus(stake({ amount: 0n, lastSlashSeq: 11n }), 0, 2_000n), "FROZEN");
+  it("FROZEN whenever the vault says so, whatever is staked; a good strike record does not freeze", () => {
+    assert.equal(deriveStatus(stake({ amount: 40_000_000n, trustState: "Frozen", strikes: 1 }), 0, 2_000n), "FROZEN");
+    assert.equal(deriveStatus(stake({ amount: 0n, trustState: "Frozen", strikes: 1 }), 0, 2_000n), "FROZEN");
+    assert.equal(deriveStatus(stake({ amount: 40_000_000n, strikes: 2 }), 0, 2_000n), "PROVISIONAL");
   });
-  it("BANNED after three full slashes, whatever is staked", () => {
-    assert.equal(
-      deriveStatus(stake({ amount: 100_000_000n, fullSlashCount: 3, lastStakeSeq: 99n }), 9, 10n ** 9n),
-      "BANNED",
-    );
-    assert.equal(deriveStatus(stake({ fullSlashCount: 2, lastSlashSeq: 5n }), 0, 2_000n), "PROVISIONAL");
+  it("BANNED whenever the vault says so, whatever is staked or completed", () => {
+    const at = 10n ** 9n;
+    assert.equal(deriveStatus(stake({ amount: 100_000_000n, trustState: "Banned", strikes: 3 }), 9, at), "BANNED");
+    assert.equal(deriveStatus(stake({ amount: 0n, trustState: "Banned", strikes: 0 }), 0, at), "BANNED");
   });
 });

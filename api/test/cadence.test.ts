@@ -182,9 +182,9 @@ describe("costs and schedule", () => {
       totalRuns: 30,
       total: "31500000",
     });
-    // The fee rounds down like the escrow's reward * 500 / 10000.
-    assert.equal(costsOf(10_019n, 3).platformFeePerRun, "500");
-    assert.equal(costsOf(10_019n, 3).total, String((10_019 + 500) * 3));
+    // The fee rounds up like the escrow's ceil(reward * 500 / 10000).
+    assert.equal(costsOf(10_019n, 3).platformFeePerRun, "501");
+    assert.equal(costsOf(10_019n, 3).total, String((10_019 + 501) * 3));
   });
 
   it("computes run times from the start", () => {

@@ -33,6 +33,7 @@ const run = (over: Partial<RunRecord> = {}): RunRecord => ({
   agentStake: null,
   claimedAt: null,
   submittedAt: null,
+  revisionRequestedAt: null,
   deliverableHash: null,
   failedAgentId: null,
   fundingTx: null,
@@ -62,9 +63,8 @@ const agent = (over: Partial<AgentRecord> = {}): AgentRecord => ({
     amount: 20_000_000n,
     pendingWithdrawal: 0n,
     stakedAt: 100n,
-    lastStakeSeq: 10n,
-    lastSlashSeq: null,
-    fullSlashCount: 0,
+    trustState: "Good",
+    strikes: 0,
   },
   stakedAt: 100n,
   completions: 0,
@@ -92,12 +92,16 @@ describe("run states", () => {
     assert.equal(apiState("RevisionRequested", true), "REVISION_REQUESTED");
     assert.throws(() => apiState("Exploded", true));
   });
-  it("computes the fee at the escrow's rate, rounded down like the escrow", () => {
+  it("computes the fee at the escrow's rate, rounded up like the escrow (any reward pays at least one unit)", () => {
     assert.equal(feeOf(10_000_000n, 500n), 500_000n);
-    assert.equal(feeOf(12_345_679n, 500n), 617_283n);
-    assert.equal(feeOf(19n, 500n), 0n);
+    assert.equal(feeOf(12_345_679n, 500n), 617_284n);
+    assert.equal(feeOf(19n, 500n), 1n);
+    assert.equal(feeOf(20n, 500n), 1n);
+    assert.equal(feeOf(21n, 500n), 2n);
+    assert.equal(feeOf(1n), 1n, "the default rate is the deployment's 5%");
     assert.equal(feeOf(10_000_000n, 300n), 300_000n);
     assert.equal(feeOf(10_000_000n, 0n), 0n);
+    assert.equal(feeOf(1n, 0n), 0n);
   });
 });
 
@@ -130,12 +134,12 @@ describe("claim checks", () => {
     );
   });
   it("refuses frozen and banned agents even with enough stake left", () => {
-    const slashed = { ...agent().stake!, amount: 60_000_000n, lastSlashSeq: 20n };
+    const slashed = { ...agent().stake!, amount: 60_000_000n, trustState: "Frozen" as const, strikes: 1 };
     assert.deepEqual(
       checkClaim(run(), agent({ stake: slashed }), 1_000n).problems.map((p) => p.code),
       ["AGENT_FROZEN"],
     );
-    const banned = { ...agent().stake!, fullSlashCount: 3 };
+    const banned = { ...agent().stake!, trustState: "Banned" as const, strikes: 3 };
     assert.ok(
       checkClaim(run(), agent({ stake: banned }), 1_000n)
         .problems.map((p) => p.code)

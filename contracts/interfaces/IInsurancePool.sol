@@ -2,8 +2,9 @@
 pragma solidity ^0.8.28;
 
 /// @title AgentHub insurance pool
-/// @notice Agents (their token owners) stake USDC as coverage; the poster of a run the agent verifiably
-/// failed (per the run escrow's `failedAgentOf`) claims against that coverage once per run.
+/// @notice Agents (their token owners) stake USDC as coverage; the poster of a run the agent verifiably failed
+/// (per the run escrow's `failureOf`: a timeout or a lost dispute, not a rejection) claims its loss against that
+/// coverage once per run.
 interface IInsurancePool {
     event CoverageStaked(uint256 indexed agentId, address indexed from, uint256 amount);
     event CoverageWithdrawalRequested(uint256 indexed agentId, uint256 amount, uint64 availableAt);
@@ -15,7 +16,11 @@ interface IInsurancePool {
     error InsurancePoolZeroAmount();
     error InsurancePoolUnauthorized(address caller);
     error InsurancePoolNoFailure(uint256 runId);
-    error InsurancePoolAlreadyClaimed(uint256 runId, uint256 agentId);
+    error InsurancePoolAlreadyClaimed(uint256 runId);
+    /// @notice The run's failure is a rejection: the poster's own call, already refunded in full.
+    error InsurancePoolLossNotVerified(uint256 runId);
+    /// @notice The stake slashed to the poster already covers the run's value.
+    error InsurancePoolNoLoss(uint256 runId);
     error InsurancePoolNoCoverage(uint256 agentId);
     error InsurancePoolWithdrawalPending(uint256 agentId);
     error InsurancePoolNoWithdrawal(uint256 agentId);
@@ -35,7 +40,8 @@ interface IInsurancePool {
     function requestWithdrawal(uint256 agentId, uint256 amount) external;
     /// @notice Pays the pending withdrawal (less any claims paid meanwhile) to the token owner.
     function withdraw(uint256 agentId) external;
-    /// @notice The run's poster claims for the failed agent: pays min(coverage, reward + fee) to the poster.
+    /// @notice The run's poster claims for a verified failure: pays min(coverage, reward + fee - stake already
+    /// slashed to the poster for that failure) to the poster, once per run.
     function claim(uint256 runId) external returns (uint256 paid);
 
     function coverageOf(uint256 agentId) external view returns (uint256);
@@ -43,6 +49,6 @@ interface IInsurancePool {
     function pendingWithdrawal(uint256 agentId) external view returns (uint256 amount, uint64 availableAt);
     /// @notice Sum of all agents' coverage; equals the pool's USDC balance.
     function totalCoverage() external view returns (uint256);
-    /// @notice Whether the poster of `runId` already claimed against `agentId`'s coverage.
-    function isClaimed(uint256 runId, uint256 agentId) external view returns (bool);
+    /// @notice Whether the poster of `runId` already claimed (one payout per run).
+    function isClaimed(uint256 runId) external view returns (bool);
 }

@@ -2,8 +2,10 @@
 pragma solidity ^0.8.28;
 
 /// @title AgentHub run (bounty) escrow
-/// @notice Holds each run's reward plus the platform fee (5% unless governance changed it) from funding until
-/// it is paid, refunded or kept. Invariant: the escrow's USDC balance equals `totalOwed()`.
+/// @notice Holds each run's reward plus the platform fee (5% unless governance changed it, rounded up) from
+/// funding until it is paid, refunded or kept. Kept fees accrue here until {sweepFees} sends them to the treasury in one transfer; a payment that
+/// fails (e.g. a USDC-blacklisted recipient) is credited for {withdrawCredit} instead of blocking the run.
+/// Invariant: the escrow's USDC balance equals `totalOwed()` = held runs + accrued fees + credits.
 /// @dev Actions name their actor explicitly: the poster / agent owner may call directly, or the relayer
 /// (RELAYER_ROLE) submits on their behalf after the API verified their signed request.
 interface IRunEscrow {
@@ -21,6 +23,15 @@ interface IRunEscrow {
         TimedOut
     }
 
+    /// @notice How an agent last failed a run: rejected by the poster (unverified), timed out (chain-verified) or
+    /// lost a dispute (arbiter-verified).
+    enum FailureKind {
+        None,
+        Rejected,
+        TimedOut,
+        DisputeLost
+    }
+
     struct Run {
         address poster;
         uint64 deadline;
@@ -31,6 +42,9 @@ interface IRunEscrow {
         uint128 fee;
         uint256 agentId;
         uint64 claimedAt;
+        /// @notice When the poster last asked for a revision (0 if never); the agent must resubmit within
+        /// {claimTimeout}.
+        uint64 revisionRequestedAt;
         bytes32 deliverableHash;
     }
 
@@ -41,7 +55,7 @@ interface IRunEscrow {
     event RunStarted(uint256 indexed runId, uint256 indexed agentId);
     event RunSubmitted(uint256 indexed runId, uint256 indexed agentId, bytes32 deliverableHash);
     event RevisionRequested(uint256 indexed runId, uint256 indexed agentId, uint8 revisions);
-    /// @notice Reward paid to the agent owner `payee`, `fee` sent to the treasury.
+    /// @notice Reward paid to the agent owner `payee` (or credited, see {PaymentDeferred}); `fee` accrued for the treasury.
     event RunCompleted(uint256 indexed runId, uint256 indexed agentId, address indexed payee, uint256 reward, uint256 fee);
     event RunRejected(uint256 indexed runId, uint256 indexed agentId);
     event RunDisputed(uint256 indexed runId, uint256 indexed agentId, address indexed by);
@@ -53,19 +67,25 @@ interface IRunEscrow {
     event SlashBpsUpdated(uint256 bps);
     /// @notice Runs funded from now on pay `bps` basis points of their reward as the platform fee.
     event FeeBpsUpdated(uint256 bps);
-    /// @notice The poster may slash an agent that has not submitted `timeout` seconds after its claim.
+    /// @notice The poster may slash an agent that has not (re)submitted `timeout` seconds after its claim or the
+    /// last revision request.
     event ClaimTimeoutUpdated(uint64 timeout);
     /// @notice The escrow was paused by `account` (same event as OpenZeppelin's Pausable).
     event Paused(address account);
     /// @notice The pause was lifted by `account`.
     event Unpaused(address account);
+    /// @notice Accrued fees sent to the treasury.
+    event FeesSwept(address indexed treasury, uint256 amount);
+    /// @notice A payment to `to` failed (e.g. a USDC-blacklisted address) and was credited for {withdrawCredit}.
+    event PaymentDeferred(address indexed to, uint256 amount);
+    /// @notice A credit was paid out to `to`.
+    event CreditWithdrawn(address indexed to, uint256 amount);
 
     error RunEscrowUnknownRun(uint256 runId);
     error RunEscrowInvalidState(uint256 runId, RunState state);
     error RunEscrowUnauthorized(address caller);
     error RunEscrowZeroReward();
     error RunEscrowDeadlinePassed(uint256 runId);
-    error RunEscrowInsufficientStake(uint256 agentId, uint256 stake);
     error RunEscrowRevisionsExhausted(uint256 runId);
     error RunEscrowRevisionsRemaining(uint256 runId);
     error RunEscrowTimeoutNotReached(uint256 runId, uint64 availableAt);
@@ -77,10 +97,14 @@ interface IRunEscrow {
     error EnforcedPause();
     /// @dev The escrow is not paused.
     error ExpectedPause();
+    error RunEscrowNothingToSweep();
+    error RunEscrowNoCredit(address account);
 
-    /// @notice Platform fee in basis points of the reward charged on runs funded now (500 = 5% at deployment).
+    /// @notice Platform fee in basis points of the reward charged on runs funded now (500 = 5% at deployment),
+    /// rounded up to the next base unit.
     function feeBps() external view returns (uint256);
-    /// @notice Time after a claim after which, with no submission, the poster may slash (7 days at deployment).
+    /// @notice Time after a claim, or after a revision request, after which, with no (re)submission, the poster may
+    /// slash (7 days at deployment).
     function claimTimeout() external view returns (uint64);
     /// @notice Whether the escrow is paused.
     function paused() external view returns (bool);
@@ -106,7 +130,8 @@ interface IRunEscrow {
         bytes32 r,
         bytes32 s
     ) external returns (uint256 runId);
-    /// @notice An agent with at least the minimum active stake claims an open run before its deadline.
+    /// @notice An agent in good standing with at least the minimum active stake claims an open run before its
+    /// deadline; the vault locks its minimum stake until the run ends.
     function claim(uint256 runId, uint256 agentId) external;
     function start(uint256 runId) external;
     function submit(uint256 runId, bytes32 deliverableHash) external;
@@ -120,13 +145,25 @@ interface IRunEscrow {
     function resolve(uint256 runId, bool forAgent) external;
     /// @notice Poster cancels an unclaimed run and is refunded reward + fee.
     function cancel(uint256 runId) external;
-    /// @notice Poster slashes an agent that did not submit within {claimTimeout} of its claim; refunds the poster.
+    /// @notice Poster slashes an agent that did not submit within {claimTimeout} of its claim, or did not resubmit
+    /// within {claimTimeout} of a revision request; refunds the poster.
     function timeoutSlash(uint256 runId) external;
+    /// @notice Sends all accrued fees to the treasury in one transfer (anyone may trigger it).
+    function sweepFees() external returns (uint256 amount);
+    /// @notice Pays `account` what failed payments credited to it (anyone may trigger it; the money goes to `account`).
+    function withdrawCredit(address account) external;
 
     function getRun(uint256 runId) external view returns (Run memory);
     /// @notice The agent that last failed this run (reject, timeout, lost dispute), 0 if none.
     function failedAgentOf(uint256 runId) external view returns (uint256);
-    /// @notice Sum of reward + fee of all runs still held; equals the escrow's USDC balance.
+    /// @notice The run's last failure: the agent, how it failed, and the stake slashed to the poster for it.
+    function failureOf(uint256 runId) external view returns (uint256 agentId, FailureKind kind, uint256 slashedToPoster);
+    /// @notice Everything the escrow owes: reward + fee of runs still held, accrued fees and credits; equals its
+    /// USDC balance.
     function totalOwed() external view returns (uint256);
+    /// @notice Fees kept on completed runs, not yet swept to the treasury.
+    function feesAccrued() external view returns (uint256);
+    /// @notice What failed payments credited to `account`.
+    function creditOf(address account) external view returns (uint256);
     function runCount() external view returns (uint256);
 }

@@ -5,8 +5,14 @@ import {IRunEscrow} from "../interfaces/IRunEscrow.sol";
 
 /// @dev Test-only stand-in for the run escrow: only the views the insurance pool reads, with setters.
 contract MockRunEscrow {
+    struct Failure {
+        uint256 agentId;
+        IRunEscrow.FailureKind kind;
+        uint256 slashedToPoster;
+    }
+
     mapping(uint256 => IRunEscrow.Run) private _runs;
-    mapping(uint256 => uint256) private _failed;
+    mapping(uint256 => Failure) private _failures;
 
     function setRun(uint256 runId, address poster, uint128 reward, uint128 fee, uint256 agentId) external {
         IRunEscrow.Run storage r = _runs[runId];
@@ -14,11 +20,18 @@ contract MockRunEscrow {
         r.reward = reward;
         r.fee = fee;
         r.agentId = agentId;
-        r.state = IRunEscrow.RunState.Rejected;
+        r.state = IRunEscrow.RunState.TimedOut;
     }
 
+    /// @dev A verified failure (timeout) with nothing slashed to the poster; agentId 0 clears it.
     function setFailedAgent(uint256 runId, uint256 agentId) external {
-        _failed[runId] = agentId;
+        _failures[runId] = Failure(agentId, agentId == 0 ? IRunEscrow.FailureKind.None : IRunEscrow.FailureKind.TimedOut, 0);
+    }
+
+    function setFailure(uint256 runId, uint256 agentId, IRunEscrow.FailureKind kind, uint256 slashedToPoster)
+        external
+    {
+        _failures[runId] = Failure(agentId, kind, slashedToPoster);
     }
 
     function getRun(uint256 runId) external view returns (IRunEscrow.Run memory) {
@@ -26,6 +39,15 @@ contract MockRunEscrow {
     }
 
     function failedAgentOf(uint256 runId) external view returns (uint256) {
-        return _failed[runId];
+        return _failures[runId].agentId;
+    }
+
+    function failureOf(uint256 runId)
+        external
+        view
+        returns (uint256 agentId, IRunEscrow.FailureKind kind, uint256 slashedToPoster)
+    {
+        Failure memory f = _failures[runId];
+        return (f.agentId, f.kind, f.slashedToPoster);
     }
 }

@@ -1,5 +1,7 @@
 import { type Context, type Event, ponder } from "ponder:registry";
-import { agentRunStats, run, runEvent } from "ponder:schema";
+import { agentRunStats, feeSweep, run, runEvent } from "ponder:schema";
+import { recordCredit } from "./lib/credits.ts";
+import { claimCounts } from "./reputation-rule.ts";
 
 type RunLog = Event<"RunEscrow:RunClaimed">;
 
@@ -29,6 +31,11 @@ async function bumpStats(
     .insert(agentRunStats)
     .values({ ...base, ...next })
     .onConflictDoUpdate(next);
+}
+
+/** Whether the run's current claim counts toward its agent's reputation (decided when it was claimed). */
+async function countsForReputation(context: Context, runId: bigint): Promise<boolean> {
+  return (await context.db.find(run, { id: runId }))?.reputationEligible === true;
 }
 
 async function recordEvent(
@@ -76,8 +83,12 @@ ponder.on("RunEscrow:RunCreated", async ({ event, context }) => {
 ponder.on("RunEscrow:RunClaimed", async ({ event, context }) => {
   const { runId, agentId } = event.args;
   const ts = event.block.timestamp;
-  await context.db.update(run, { id: runId }).set({ state: "Claimed", agentId, claimedAt: ts, updatedAt: ts });
-  await bumpStats(context, agentId, ts, { claimed: 1 });
+  const current = await context.db.find(run, { id: runId });
+  const eligible = current ? await claimCounts(context, current, agentId, ts) : false;
+  await context.db
+    .update(run, { id: runId })
+    .set({ state: "Claimed", agentId, claimedAt: ts, reputationEligible: eligible, updatedAt: ts });
+  if (eligible) await bumpStats(context, agentId, ts, { claimed: 1 });
   await recordEvent(context, event, runId, "CLAIMED", "Claimed", { agentId });
 });
 
@@ -102,23 +113,26 @@ ponder.on("RunEscrow:RevisionRequested", async ({ event, context }) => {
   const ts = event.block.timestamp;
   await context.db
     .update(run, { id: runId })
-    .set({ state: "RevisionRequested", revisions: Number(revisions), updatedAt: ts });
+    .set({ state: "RevisionRequested", revisions: Number(revisions), revisionRequestedAt: ts, updatedAt: ts });
   await recordEvent(context, event, runId, "REVISION_REQUESTED", "RevisionRequested", { agentId });
 });
 
 ponder.on("RunEscrow:RunCompleted", async ({ event, context }) => {
   const { runId, agentId, reward } = event.args;
   const ts = event.block.timestamp;
+  if (await countsForReputation(context, runId))
+    await bumpStats(context, agentId, ts, { completed: 1, volume: reward });
   await context.db.update(run, { id: runId }).set({ state: "Completed", updatedAt: ts });
-  await bumpStats(context, agentId, ts, { completed: 1, volume: reward });
   await recordEvent(context, event, runId, "COMPLETED", "Completed", { agentId, amount: reward });
 });
 
 ponder.on("RunEscrow:RunRejected", async ({ event, context }) => {
   const { runId, agentId } = event.args;
   const ts = event.block.timestamp;
-  await context.db.update(run, { id: runId }).set({ state: "Rejected", failedAgentId: agentId, updatedAt: ts });
-  await bumpStats(context, agentId, ts, { failed: 1 });
+  if (await countsForReputation(context, runId)) await bumpStats(context, agentId, ts, { failed: 1 });
+  await context.db
+    .update(run, { id: runId })
+    .set({ state: "Rejected", failedAgentId: agentId, failureKind: "Rejected", updatedAt: ts });
   await recordEvent(context, event, runId, "REJECTED", "Rejected", { agentId });
 });
 
@@ -137,6 +151,7 @@ ponder.on("RunEscrow:DisputeResolved", async ({ event, context }) => {
     await recordEvent(context, event, runId, "DISPUTE_RESOLVED_FOR_AGENT", "Completed", { agentId });
     return;
   }
+  if (await countsForReputation(context, runId)) await bumpStats(context, agentId, ts, { failed: 1 });
   await context.db.update(run, { id: runId }).set({
     state: "Open",
     agentId: null,
@@ -144,10 +159,12 @@ ponder.on("RunEscrow:DisputeResolved", async ({ event, context }) => {
     submittedAt: null,
     deliverableHash: null,
     revisions: 0,
+    revisionRequestedAt: null,
+    reputationEligible: null,
     failedAgentId: agentId,
+    failureKind: "DisputeLost",
     updatedAt: ts,
   });
-  await bumpStats(context, agentId, ts, { failed: 1 });
   await recordEvent(context, event, runId, "DISPUTE_RESOLVED_FOR_POSTER", "Open", { agentId, amount: slashed });
 });
 
@@ -161,7 +178,27 @@ ponder.on("RunEscrow:RunCancelled", async ({ event, context }) => {
 ponder.on("RunEscrow:RunTimedOut", async ({ event, context }) => {
   const { runId, agentId, slashed } = event.args;
   const ts = event.block.timestamp;
-  await context.db.update(run, { id: runId }).set({ state: "TimedOut", failedAgentId: agentId, updatedAt: ts });
-  await bumpStats(context, agentId, ts, { failed: 1 });
+  if (await countsForReputation(context, runId)) await bumpStats(context, agentId, ts, { failed: 1 });
+  await context.db
+    .update(run, { id: runId })
+    .set({ state: "TimedOut", failedAgentId: agentId, failureKind: "TimedOut", updatedAt: ts });
   await recordEvent(context, event, runId, "TIMED_OUT", "TimedOut", { agentId, amount: slashed });
+});
+
+ponder.on("RunEscrow:FeesSwept", async ({ event, context }) => {
+  await context.db.insert(feeSweep).values({
+    id: event.id,
+    treasury: event.args.treasury,
+    amount: event.args.amount,
+    txHash: event.transaction.hash,
+    timestamp: event.block.timestamp,
+  });
+});
+
+ponder.on("RunEscrow:PaymentDeferred", async ({ event, context }) => {
+  await recordCredit(context, "RunEscrow", event.args.to, event.args.amount, event.block.timestamp);
+});
+
+ponder.on("RunEscrow:CreditWithdrawn", async ({ event, context }) => {
+  await recordCredit(context, "RunEscrow", event.args.to, -event.args.amount, event.block.timestamp);
 });

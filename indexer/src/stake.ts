@@ -1,13 +1,16 @@
 import { ponder } from "ponder:registry";
 import { stake, stakeEvent } from "ponder:schema";
+import { zeroAddress } from "viem";
 import { minBig } from "./lib/bigint.ts";
+import { recordCredit } from "./lib/credits.ts";
 
 const MIN_STAKE = 20_000_000n;
+/** IStakeVault.TrustState by index. */
+const TRUST_STATES = ["Good", "Frozen", "Banned"] as const;
 
 /** Total order of events on the chain: block number, then log index. */
 const seq = (event: { block: { number: bigint }; log: { logIndex: number } }) =>
   event.block.number * 1_000_000n + BigInt(event.log.logIndex);
-const FULL_SLASH_BPS = 10_000n;
 
 function emptyStake(agentId: bigint, timestamp: bigint) {
   return {
@@ -17,7 +20,8 @@ function emptyStake(agentId: bigint, timestamp: bigint) {
     stakedAt: null as bigint | null,
     totalSlashed: 0n,
     slashCount: 0,
-    fullSlashCount: 0,
+    trustState: "Good",
+    strikes: 0,
     updatedAt: timestamp,
   };
 }
@@ -69,7 +73,6 @@ ponder.on("StakeVault:Slashed", async ({ event, context }) => {
       pendingWithdrawal: minBig(current.pendingWithdrawal, remaining),
       totalSlashed: current.totalSlashed + amount,
       slashCount: current.slashCount + 1,
-      fullSlashCount: current.fullSlashCount + (bps >= FULL_SLASH_BPS ? 1 : 0),
       lastSlashedAt: ts,
       lastSlashSeq: seq(event),
       updatedAt: ts,
@@ -125,4 +128,40 @@ ponder.on("StakeVault:Withdrawn", async ({ event, context }) => {
     blockNumber: event.block.number,
     timestamp: ts,
   });
+});
+
+/** The vault's own trust state: the API reads FROZEN and BANNED from here (the chain decides who may work). */
+ponder.on("StakeVault:TrustStateChanged", async ({ event, context }) => {
+  const { agentId, state, strikes, reason } = event.args;
+  const ts = event.block.timestamp;
+  const trust = {
+    trustState: TRUST_STATES[state] ?? `Unknown(${state})`,
+    strikes: Number(strikes),
+    trustReason: reason,
+    trustChangedAt: ts,
+    updatedAt: ts,
+  };
+  await context.db
+    .insert(stake)
+    .values({ ...emptyStake(agentId, ts), ...trust })
+    .onConflictDoUpdate(trust);
+  await context.db.insert(stakeEvent).values({
+    id: event.id,
+    agentId,
+    kind: "TRUST_STATE",
+    account: zeroAddress,
+    amount: 0n,
+    reason: `${trust.trustState}: ${reason}`,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: ts,
+  });
+});
+
+ponder.on("StakeVault:PaymentDeferred", async ({ event, context }) => {
+  await recordCredit(context, "StakeVault", event.args.to, event.args.amount, event.block.timestamp);
+});
+
+ponder.on("StakeVault:CreditWithdrawn", async ({ event, context }) => {
+  await recordCredit(context, "StakeVault", event.args.to, -event.args.amount, event.block.timestamp);
 });

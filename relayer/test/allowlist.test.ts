@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AgentIdentityAbi, RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
+import { AgentIdentityAbi, RunEscrowAbi, StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { decodeErrorResult, encodeErrorResult, encodeFunctionData, keccak256, toBytes, zeroAddress } from "viem";
 import { allErrorsAbi, checkAllowed } from "../src/allowlist.ts";
 
@@ -36,5 +36,36 @@ describe("relayer allowlist", () => {
     const decoded = decodeErrorResult({ abi: allErrorsAbi, data: escrow });
     assert.equal(decoded.errorName, "RunEscrowUnknownRun");
     assert.deepEqual(decoded.args, [7n]);
+  });
+
+  it("bounds arguments that could move value elsewhere", () => {
+    const ctx = {
+      runEscrow: "0x00000000000000000000000000000000000e5c40" as const,
+      relayer: "0x0000000000000000000000000000000000000e1a" as const,
+    };
+    const approve = (spender: `0x${string}`) =>
+      encodeFunctionData({ abi: TestUSDCAbi, functionName: "approve", args: [spender, 10n ** 12n] });
+    assert.equal(checkAllowed("USDC", approve(ctx.runEscrow), ctx).ok, true);
+    assert.deepEqual(checkAllowed("USDC", approve("0x00000000000000000000000000000000000a77ac"), ctx), {
+      ok: false,
+      reason: "USDC.approve: the relayer only gives an allowance to RunEscrow (subscription runs)",
+    });
+    const sponsored = (poster: `0x${string}`) =>
+      encodeFunctionData({
+        abi: RunEscrowAbi,
+        functionName: "createSponsoredRun",
+        args: [poster, 1_000_000n, 10n ** 10n, 1, "ipfs://x"],
+      });
+    assert.equal(checkAllowed("RunEscrow", sponsored("0x00000000000000000000000000000000000a77ac"), ctx).ok, true);
+    assert.equal(checkAllowed("RunEscrow", sponsored(ctx.relayer), ctx).ok, false);
+    const slash = (bps: bigint, reason: string) =>
+      encodeFunctionData({ abi: StakeVaultAbi, functionName: "slash", args: [1n, bps, reason] });
+    assert.equal(checkAllowed("StakeVault", slash(10_000n, "fraud"), ctx).ok, true);
+    assert.equal(checkAllowed("StakeVault", slash(10_001n, "fraud"), ctx).ok, false);
+    assert.equal(checkAllowed("StakeVault", slash(100n, "  "), ctx).ok, false);
+    // Without a context (no addresses known) only the function list applies.
+    assert.equal(checkAllowed("USDC", approve("0x00000000000000000000000000000000000a77ac")).ok, true);
+    const credit = encodeFunctionData({ abi: RunEscrowAbi, functionName: "withdrawCredit", args: [ctx.relayer] });
+    assert.equal(checkAllowed("RunEscrow", credit, ctx).ok, true);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Model-based fuzzing of RunEscrow + StakeVault.
  *
- * Each sequence starts from the same snapshot (3 staked-or-not agents, 2 funded posters) and applies 10..30 random
- * actions: run lifecycle calls by the right actor, the relayer or a stranger; deposits, withdrawals, admin
- * slashes, agent token transfers and time jumps. A TypeScript model predicts every outcome (success or the exact
- * custom error); after every step the chain must match the model and the accounting invariants must hold:
+ * Each sequence starts from the same snapshot (3 staked-or-not agents, 2 funded posters, a USDC with Circle's
+ * blacklist) and applies 10..30 random actions: run lifecycle calls by the right actor, the relayer or a stranger;
+ * deposits, withdrawals, moderation slashes and bans, agent token transfers, blacklisting and unblacklisting of
+ * posters and agent owners (payments to them fall back to credits), fee sweeps, credit withdrawals and time jumps.
+ * A TypeScript model predicts every outcome (success or the exact custom error); after every step the chain must
+ * match the model and the accounting invariants must hold:
  *
- *   usdc.balanceOf(escrow) == totalOwed() == sum over live runs of (reward + fee)
- *   usdc.balanceOf(vault)  == totalStaked() == sum of stakeOf(agent)
+ *   usdc.balanceOf(escrow) == totalOwed() == sum over live runs of (reward + fee) + feesAccrued() + escrow credits
+ *   usdc.balanceOf(vault)  == totalStaked() + totalCredits(), totalStaked() == sum of stakeOf(agent)
+ *   locksOf(agent) == number of live runs the agent holds; trust state and strikes as the model says
  *
  * Reproduce a failure with the printed seed: FUZZ_SEED=<seed> pnpm hardhat test mocha test/contracts/escrow-invariants.test.ts
  * Tune with FUZZ_SEQUENCES (default 300) and FUZZ_MAX_STEPS (default 30, at least 10 per sequence).
@@ -16,8 +19,8 @@ import assert from "node:assert/strict";
 import { network } from "hardhat";
 import type { NetworkConnection } from "hardhat/types/network";
 import { describe, it } from "mocha";
-import { type Abi, type Address, decodeErrorResult, type Hex, maxUint256, zeroAddress, zeroHash } from "viem";
-import { bytes32, DAY, deployCore, feeOf, prng, wait } from "./fixtures.ts";
+import { type Abi, type Address, decodeErrorResult, type Hex, maxUint256, zeroHash } from "viem";
+import { bytes32, DAY, deployCoreWithBlacklist, feeOf, prng, wait } from "./fixtures.ts";
 
 const { networkHelpers } = await network.create();
 
@@ -28,6 +31,9 @@ const BASE_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 *
 const MIN_STAKE = 20_000_000n;
 const COOLDOWN = 14n * DAY;
 const TIMEOUT = 7n * DAY;
+const SLASH_PERIOD = DAY;
+const MAX_SLASHES_PER_PERIOD = 10;
+const BAN_AFTER_STRIKES = 3;
 const GAS = 3_000_000n;
 
 enum S {
@@ -44,10 +50,24 @@ enum S {
   TimedOut = 10,
 }
 const LIVE = new Set([S.Open, S.Claimed, S.InProgress, S.Submitted, S.RevisionRequested, S.Disputed]);
+/** Live states in which an agent holds the run (its minimum stake is locked). */
+const HELD = new Set([S.Claimed, S.InProgress, S.Submitted, S.RevisionRequested, S.Disputed]);
+enum Trust {
+  Good = 0,
+  Frozen = 1,
+  Banned = 2,
+}
+enum Fail {
+  None = 0,
+  Rejected = 1,
+  TimedOut = 2,
+  DisputeLost = 3,
+}
 
 async function fuzzSetup(connection: NetworkConnection) {
-  const core = await deployCore(connection);
-  const { usdc, escrow, vault, identity, publicClient, wallets } = core;
+  const core = await deployCoreWithBlacklist(connection);
+  const { escrow, vault, identity, publicClient, wallets } = core;
+  const usdc = await connection.viem.getContractAt("MockBlacklistUSDC", core.usdc.address);
   const all = await connection.viem.getWalletClients();
   const stranger = all[8];
   if (!stranger) throw new Error("need 9 accounts");
@@ -71,7 +91,7 @@ async function fuzzSetup(connection: NetworkConnection) {
   // Agents 1 and 2 start staked; agent 3 has nothing.
   await wait(publicClient, vault.write.deposit([1n, 2n * MIN_STAKE], { account: owners[0]!.account }));
   await wait(publicClient, vault.write.deposit([2n, MIN_STAKE], { account: owners[1]!.account }));
-  return { ...core, stranger, posters, owners };
+  return { ...core, usdc, stranger, posters, owners };
 }
 
 type Fx = Awaited<ReturnType<typeof fuzzSetup>>;
@@ -87,10 +107,19 @@ type RunM = {
   state: S;
   agentId: bigint;
   claimedAt: bigint;
+  revisionRequestedAt: bigint;
   deliverableHash: Hex;
-  failedAgent: bigint;
+  failure: [bigint, Fail, bigint];
 };
-type AgentM = { owner: Address; stake: bigint; pending: bigint; availableAt: bigint };
+type AgentM = {
+  owner: Address;
+  stake: bigint;
+  pending: bigint;
+  availableAt: bigint;
+  locks: number;
+  strikes: number;
+  trust: Trust;
+};
 
 const lc = (a: Address) => a.toLowerCase() as Address;
 
@@ -99,7 +128,14 @@ class Model {
   runs: RunM[] = []; // index = runId - 1
   agents = new Map<bigint, AgentM>();
   balances = new Map<Address, bigint>();
+  escrowCredits = new Map<Address, bigint>();
+  vaultCredits = new Map<Address, bigint>();
+  blacklisted = new Set<Address>();
+  fees = 0n;
+  /** Payments that became credits (coverage statistics). */
+  deferred = 0;
   slashBps = 5000n;
+  slashWindow = { start: 0n, used: 0 };
   feeBps = 500n;
   constructor(
     readonly escrow: Address,
@@ -115,32 +151,62 @@ class Model {
     this.balances.set(lc(from), this.bal(from) - amount);
     this.balances.set(lc(to), this.bal(to) + amount);
   }
+  isBlacklisted(a: Address) {
+    return this.blacklisted.has(lc(a));
+  }
   run(id: bigint) {
     return this.runs[Number(id) - 1];
   }
-  owed() {
+  agent(id: bigint) {
+    const a = this.agents.get(id);
+    if (!a) throw new Error(`unknown agent ${id} in model`);
+    return a;
+  }
+  held() {
     return this.runs.filter((r) => LIVE.has(r.state)).reduce((s, r) => s + r.reward + r.fee, 0n);
+  }
+  credits(map: Map<Address, bigint>) {
+    return [...map.values()].reduce((s, x) => s + x, 0n);
+  }
+  owed() {
+    return this.held() + this.fees + this.credits(this.escrowCredits);
   }
   staked() {
     return [...this.agents.values()].reduce((s, a) => s + a.stake, 0n);
   }
+  /** The escrow pays `to`, or credits it when the token refuses (blacklisted). */
+  escrowPay(to: Address, amount: bigint) {
+    if (this.isBlacklisted(to)) {
+      this.escrowCredits.set(lc(to), (this.escrowCredits.get(lc(to)) ?? 0n) + amount);
+      this.deferred++;
+    } else this.move(this.escrow, to, amount);
+  }
+  /** Slashes `bps` of the agent's whole stake to `beneficiary` (credited if blacklisted); counts a strike. */
   slash(agentId: bigint, bps: bigint, beneficiary: Address) {
-    const a = this.agents.get(agentId);
-    if (!a) throw new Error("unknown agent in model");
+    const a = this.agent(agentId);
     const amount = (a.stake * bps) / 10_000n;
     a.stake -= amount;
     if (a.pending > a.stake) {
       a.pending = a.stake;
       if (a.stake === 0n) a.availableAt = 0n;
     }
-    this.move(this.vault, beneficiary === zeroAddress ? this.treasury : beneficiary, amount);
+    a.strikes = Math.min(a.strikes + 1, 255);
+    a.trust = a.trust === Trust.Banned || a.strikes >= BAN_AFTER_STRIKES ? Trust.Banned : Trust.Frozen;
+    if (amount > 0n) {
+      if (this.isBlacklisted(beneficiary)) {
+        this.vaultCredits.set(lc(beneficiary), (this.vaultCredits.get(lc(beneficiary)) ?? 0n) + amount);
+        this.deferred++;
+      } else this.move(this.vault, beneficiary, amount);
+    }
     return amount;
   }
-  payout(r: RunM) {
-    const owner = this.agents.get(r.agentId)?.owner;
-    if (!owner) throw new Error("unknown agent in model");
-    this.move(this.escrow, owner, r.reward);
-    this.move(this.escrow, this.treasury, r.fee);
+  /** The run completes: reward to the agent's current owner (or credited), fee accrued, lock released. */
+  complete(r: RunM) {
+    const a = this.agent(r.agentId);
+    r.state = S.Completed;
+    this.fees += r.fee;
+    a.locks--;
+    this.escrowPay(a.owner, r.reward);
   }
 }
 
@@ -162,7 +228,7 @@ function errorName(e: unknown, abi: Abi): string {
 
 describe("escrow + vault invariants (model-based fuzz)", () => {
   it(`${SEQUENCES} random action sequences keep chain == model and the accounting invariants`, async function () {
-    this.timeout(600_000);
+    this.timeout(900_000);
     console.log(`      fuzz seed: ${BASE_SEED} (FUZZ_SEED=${BASE_SEED} to reproduce), ${SEQUENCES} sequences`);
     const stats = new Map<string, { ok: number; err: number }>();
     let steps = 0;
@@ -183,6 +249,16 @@ describe("escrow + vault invariants (model-based fuzz)", () => {
       .map(([k, v]) => `${k} ${v.ok}/${v.err}`)
       .join(", ");
     console.log(`      ${steps} steps; action ok/expected-revert: ${summary}`);
+    // Every action must have succeeded at least once over the run (a model that only predicts reverts proves little).
+    if (SEQUENCES >= 100) {
+      for (const [name, { ok }] of stats) {
+        const rare = name === "escrow.withdrawCredit" || name === "vault.withdrawCredit";
+        if (!name.startsWith("settle.") && !rare) assert.ok(ok > 0, `${name} never succeeded`);
+      }
+      const settled =
+        (stats.get("settle.escrow.withdrawCredit")?.ok ?? 0) + (stats.get("settle.vault.withdrawCredit")?.ok ?? 0);
+      assert.ok(settled > 0, "no credit was ever settled");
+    }
   });
 });
 
@@ -210,6 +286,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       stake: await vault.read.stakeOf([id]),
       pending: 0n,
       availableAt: 0n,
+      locks: 0,
+      strikes: 0,
+      trust: Trust.Good,
     });
   }
   const walletOf = (a: Address) => everyone.find((w) => lc(w.account.address) === lc(a))!;
@@ -237,12 +316,13 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   };
 
   const isRelayer = (w: Wallet) => lc(w.account.address) === lc(m.relayer);
+  const isAdmin = (w: Wallet) => lc(w.account.address) === lc(m.admin);
   const posterSide = (r: RunM | null) =>
     rnd.next() < 0.9 && r ? (rnd.next() < 0.5 ? walletOf(r.poster) : wallets.relayer) : rnd.pick([stranger, ...owners]);
   const agentSide = (agentId: bigint) =>
     rnd.next() < 0.9
       ? rnd.next() < 0.5
-        ? walletOf(m.agents.get(agentId)!.owner)
+        ? walletOf(m.agent(agentId).owner)
         : wallets.relayer
       : rnd.pick([stranger, ...posters]);
   const pickRun = (states: S[]): bigint => {
@@ -254,6 +334,22 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   };
   /** Shared prefix checks: unknown run. */
   const known = (id: bigint) => (id === 0n || id > BigInt(m.runs.length) ? null : m.run(id)!);
+  /** The vault's lock check at claim time (after the escrow's own checks). */
+  const lockError = (a: AgentM) =>
+    a.trust === Trust.Frozen
+      ? "StakeVaultAgentFrozen"
+      : a.trust === Trust.Banned
+        ? "StakeVaultAgentBanned"
+        : a.stake - a.pending < MIN_STAKE
+          ? "StakeVaultInsufficientStake"
+          : null;
+  /** Ends the lock of a run whose agent failed by its fault: slash to the poster, failure recorded. */
+  const failByFault = (r: RunM, kind: Fail) => {
+    const a = m.agent(r.agentId);
+    a.locks--;
+    const slashed = m.slash(r.agentId, m.slashBps, r.poster);
+    r.failure = [r.agentId, kind, slashed];
+  };
 
   const has =
     (...states: S[]) =>
@@ -261,6 +357,8 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       m.runs.some((r) => states.includes(r.state));
   const always = () => true;
   const live = () => m.runs.filter((r) => LIVE.has(r.state)).length;
+  // Who may be blacklisted: posters, agent owners and the treasury (moderation slashes then become vault credits).
+  const payees = [...posters, ...owners, wallets.treasury];
   const actions: Array<[() => number, () => boolean, () => Promise<void>]> = [
     // createRun
     [
@@ -279,6 +377,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           expected = "RunEscrowUnauthorized";
         else if (reward === 0n) expected = "RunEscrowZeroReward";
         else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
+        else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
         const ok = await exec(
           `createRun(${next}, reward ${reward}, deadline +${deadline - m.now - 1n}s, maxRev ${maxRevisions}, by ${caller.account.address.slice(0, 6)})`,
           () =>
@@ -300,8 +399,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
             state: S.Open,
             agentId: 0n,
             claimedAt: 0n,
+            revisionRequestedAt: 0n,
             deliverableHash: zeroHash,
-            failedAgent: 0n,
+            failure: [0n, Fail.None, 0n],
           });
           m.move(p.account.address, escrow.address, reward + fee);
         }
@@ -323,7 +423,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           await exec(`cancel(${id})`, () => escrow.write.cancel([id], { account: caller.account, gas: GAS }), expected)
         ) {
           r!.state = S.Cancelled;
-          m.move(escrow.address, r!.poster, r!.reward + r!.fee);
+          m.escrowPay(r!.poster, r!.reward + r!.fee);
         }
       },
     ],
@@ -334,16 +434,16 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       async () => {
         const id = pickRun([S.Open]);
         const r = known(id);
-        const staked = [...m.agents.entries()].filter(([, x]) => x.stake - x.pending >= MIN_STAKE).map(([id]) => id);
+        const staked = [...m.agents.entries()].filter(([, x]) => lockError(x) === null).map(([id]) => id);
         const agentId = staked.length > 0 && rnd.next() < 0.8 ? rnd.pick(staked) : BigInt(rnd.int(3) + 1);
         const caller = agentSide(agentId);
-        const a = m.agents.get(agentId)!;
+        const a = m.agent(agentId);
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (r.state !== S.Open) expected = "RunEscrowInvalidState";
         else if (m.now + 1n > r.deadline) expected = "RunEscrowDeadlinePassed";
         else if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "RunEscrowUnauthorized";
-        else if (a.stake - a.pending < MIN_STAKE) expected = "RunEscrowInsufficientStake";
+        else expected = lockError(a);
         if (
           await exec(
             `claim(${id}, agent ${agentId})`,
@@ -354,6 +454,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           r!.state = S.Claimed;
           r!.agentId = agentId;
           r!.claimedAt = m.now;
+          a.locks++;
         }
       },
     ],
@@ -368,7 +469,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (r.state !== S.Claimed) expected = "RunEscrowInvalidState";
-        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agents.get(r.agentId)!.owner)
+        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agent(r.agentId).owner)
           expected = "RunEscrowUnauthorized";
         if (await exec(`start(${id})`, () => escrow.write.start([id], { account: caller.account, gas: GAS }), expected))
           r!.state = S.InProgress;
@@ -386,7 +487,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (![S.Claimed, S.InProgress, S.RevisionRequested].includes(r.state)) expected = "RunEscrowInvalidState";
-        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agents.get(r.agentId)!.owner)
+        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agent(r.agentId).owner)
           expected = "RunEscrowUnauthorized";
         if (
           await exec(
@@ -419,8 +520,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
             expected,
           )
         ) {
-          r!.state = S.Completed;
-          m.payout(r!);
+          m.complete(r!);
         }
       },
     ],
@@ -446,6 +546,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         ) {
           r!.state = S.RevisionRequested;
           r!.revisions++;
+          r!.revisionRequestedAt = m.now;
         }
       },
     ],
@@ -466,8 +567,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           await exec(`reject(${id})`, () => escrow.write.reject([id], { account: caller.account, gas: GAS }), expected)
         ) {
           r!.state = S.Rejected;
-          r!.failedAgent = r!.agentId;
-          m.move(escrow.address, r!.poster, r!.reward + r!.fee);
+          r!.failure = [r!.agentId, Fail.Rejected, 0n];
+          m.agent(r!.agentId).locks--;
+          m.escrowPay(r!.poster, r!.reward + r!.fee);
         }
       },
     ],
@@ -480,7 +582,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const r = known(id);
         const caller = rnd.pick([
           ...(r ? [walletOf(r.poster)] : []),
-          ...(r && r.agentId !== 0n ? [walletOf(m.agents.get(r.agentId)!.owner)] : []),
+          ...(r && r.agentId !== 0n ? [walletOf(m.agent(r.agentId).owner)] : []),
           wallets.relayer,
           stranger,
         ]);
@@ -488,7 +590,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (![S.Submitted, S.RevisionRequested].includes(r.state)) expected = "RunEscrowInvalidState";
-        else if (addr !== r.poster && !isRelayer(caller) && addr !== m.agents.get(r.agentId)!.owner)
+        else if (addr !== r.poster && !isRelayer(caller) && addr !== m.agent(r.agentId).owner)
           expected = "RunEscrowUnauthorized";
         if (
           await exec(
@@ -511,7 +613,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const forAgent = rnd.next() < 0.5;
         const caller = rnd.next() < 0.9 ? wallets.admin : rnd.pick([stranger, wallets.relayer]);
         let expected: string | null = null;
-        if (lc(caller.account.address) !== lc(m.admin)) expected = "RunEscrowUnauthorized";
+        if (!isAdmin(caller)) expected = "RunEscrowUnauthorized";
         else if (!r) expected = "RunEscrowUnknownRun";
         else if (r.state !== S.Disputed) expected = "RunEscrowInvalidState";
         if (
@@ -522,32 +624,40 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           )
         ) {
           if (forAgent) {
-            r!.state = S.Completed;
-            m.payout(r!);
+            m.complete(r!);
           } else {
-            m.slash(r!.agentId, m.slashBps, r!.poster);
-            r!.failedAgent = r!.agentId;
-            Object.assign(r!, { state: S.Open, agentId: 0n, claimedAt: 0n, revisions: 0, deliverableHash: zeroHash });
+            failByFault(r!, Fail.DisputeLost);
+            Object.assign(r!, {
+              state: S.Open,
+              agentId: 0n,
+              claimedAt: 0n,
+              revisionRequestedAt: 0n,
+              revisions: 0,
+              deliverableHash: zeroHash,
+            });
           }
         }
       },
     ],
-    // timeoutSlash
+    // timeoutSlash (claims and revision requests)
     [
       () => 6,
-      has(S.Claimed, S.InProgress),
+      has(S.Claimed, S.InProgress, S.RevisionRequested),
       async () => {
+        const dueAt = (r: RunM) =>
+          r.state === S.RevisionRequested ? r.revisionRequestedAt + TIMEOUT : r.claimedAt + TIMEOUT;
+        const waiting = [S.Claimed, S.InProgress, S.RevisionRequested];
         const due = m.runs
           .map((r, i) => ({ r, id: BigInt(i + 1) }))
-          .filter(({ r }) => [S.Claimed, S.InProgress].includes(r.state) && m.now + 1n >= r.claimedAt + TIMEOUT);
-        const id = due.length > 0 && rnd.next() < 0.7 ? rnd.pick(due).id : pickRun([S.Claimed, S.InProgress]);
+          .filter(({ r }) => waiting.includes(r.state) && m.now + 1n >= dueAt(r));
+        const id = due.length > 0 && rnd.next() < 0.7 ? rnd.pick(due).id : pickRun(waiting);
         const r = known(id);
         const caller = posterSide(r);
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
-        else if (![S.Claimed, S.InProgress].includes(r.state)) expected = "RunEscrowInvalidState";
-        else if (m.now + 1n < r.claimedAt + TIMEOUT) expected = "RunEscrowTimeoutNotReached";
+        else if (!waiting.includes(r.state)) expected = "RunEscrowInvalidState";
+        else if (m.now + 1n < dueAt(r)) expected = "RunEscrowTimeoutNotReached";
         if (
           await exec(
             `timeoutSlash(${id})`,
@@ -556,9 +666,8 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           )
         ) {
           r!.state = S.TimedOut;
-          r!.failedAgent = r!.agentId;
-          m.move(escrow.address, r!.poster, r!.reward + r!.fee);
-          m.slash(r!.agentId, m.slashBps, r!.poster);
+          failByFault(r!, Fail.TimedOut);
+          m.escrowPay(r!.poster, r!.reward + r!.fee);
         }
       },
     ],
@@ -574,6 +683,8 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         let expected: string | null = null;
         if (amount === 0n) expected = "StakeVaultZeroAmount";
         else if (!m.agents.has(agentId)) expected = "StakeVaultUnknownAgent";
+        else if (m.agent(agentId).trust === Trust.Banned) expected = "StakeVaultAgentBanned";
+        else if (m.isBlacklisted(from.account.address)) expected = "Blacklisted";
         if (
           await exec(
             `deposit(agent ${agentId}, ${amount})`,
@@ -581,7 +692,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
             expected,
           )
         ) {
-          m.agents.get(agentId)!.stake += amount;
+          const a = m.agent(agentId);
+          a.stake += amount;
+          if (a.trust === Trust.Frozen && a.stake - a.pending >= MIN_STAKE) a.trust = Trust.Good;
           m.move(from.account.address, vault.address, amount);
         }
       },
@@ -592,23 +705,27 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       always,
       async () => {
         const agentId = BigInt(rnd.int(3) + 1);
-        const a = m.agents.get(agentId)!;
+        const a = m.agent(agentId);
         const caller = agentSide(agentId);
         const amount =
-          rnd.next() < 0.08 ? 0n : rnd.pick([a.stake, a.stake / 2n, a.stake + 1n, rnd.bigint(1n, MIN_STAKE)]);
+          rnd.next() < 0.08
+            ? 0n
+            : rnd.pick([a.stake, a.stake / 2n, a.stake + 1n, a.stake - MIN_STAKE, rnd.bigint(1n, MIN_STAKE)]);
         let expected: string | null = null;
-        if (amount === 0n) expected = "StakeVaultZeroAmount";
+        if (amount <= 0n) expected = "StakeVaultZeroAmount";
         else if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "StakeVaultUnauthorized";
         else if (a.pending !== 0n) expected = "StakeVaultWithdrawalPending";
         else if (amount > a.stake) expected = "StakeVaultInsufficientStake";
+        else if (a.locks > 0 && a.stake - amount < MIN_STAKE) expected = "StakeVaultStakeLocked";
+        const asked = amount < 0n ? 0n : amount;
         if (
           await exec(
-            `requestWithdrawal(agent ${agentId}, ${amount})`,
-            () => vault.write.requestWithdrawal([agentId, amount], { account: caller.account, gas: GAS }),
+            `requestWithdrawal(agent ${agentId}, ${asked})`,
+            () => vault.write.requestWithdrawal([agentId, asked], { account: caller.account, gas: GAS }),
             expected,
           )
         ) {
-          a.pending = amount;
+          a.pending = asked;
           a.availableAt = m.now + COOLDOWN;
         }
       },
@@ -620,12 +737,14 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       async () => {
         const pending = [...m.agents.entries()].filter(([, x]) => x.pending > 0n).map(([id]) => id);
         const agentId = pending.length > 0 && rnd.next() < 0.8 ? rnd.pick(pending) : BigInt(rnd.int(3) + 1);
-        const a = m.agents.get(agentId)!;
+        const a = m.agent(agentId);
         const caller = agentSide(agentId);
         let expected: string | null = null;
         if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "StakeVaultUnauthorized";
         else if (a.pending === 0n) expected = "StakeVaultNoWithdrawal";
         else if (m.now + 1n < a.availableAt) expected = "StakeVaultCooldownActive";
+        else if (a.locks > 0 && a.stake - a.pending < MIN_STAKE) expected = "StakeVaultStakeLocked";
+        else if (m.isBlacklisted(a.owner)) expected = "Blacklisted";
         if (
           await exec(
             `withdraw(agent ${agentId})`,
@@ -640,26 +759,53 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         }
       },
     ],
-    // admin slash
+    // moderation slash (to the treasury, with a reason, rate limited)
     [
       () => 2,
       always,
       async () => {
-        const agentId = BigInt(rnd.int(3) + 1);
+        const agentId = rnd.next() < 0.05 ? 4n : BigInt(rnd.int(3) + 1);
         const bps = rnd.pick([0n, 1n, 2_500n, 10_000n, 10_001n, rnd.bigint(1n, 10_000n)]);
-        const beneficiary = rnd.pick([zeroAddress, posters[0]!.account.address]);
-        const caller = rnd.next() < 0.9 ? wallets.admin : stranger;
+        const reason = rnd.next() < 0.05 ? "" : "fuzz";
+        const caller = rnd.next() < 0.9 ? wallets.admin : rnd.pick([stranger, wallets.relayer]);
+        const now = m.now + 1n;
+        const window = now >= m.slashWindow.start + SLASH_PERIOD ? { start: now, used: 0 } : { ...m.slashWindow };
         let expected: string | null = null;
-        if (lc(caller.account.address) !== lc(m.admin)) expected = "AccessControlUnauthorizedAccount";
+        if (!isAdmin(caller)) expected = "AccessControlUnauthorizedAccount";
+        else if (reason === "") expected = "StakeVaultReasonRequired";
+        else if (window.used >= MAX_SLASHES_PER_PERIOD) expected = "StakeVaultSlashRateLimited";
+        else if (!m.agents.has(agentId)) expected = "StakeVaultUnknownAgent";
         else if (bps === 0n || bps > 10_000n) expected = "StakeVaultInvalidBps";
         if (
           await exec(
             `slash(agent ${agentId}, ${bps})`,
-            () => vault.write.slash([agentId, bps, beneficiary, "fuzz"], { account: caller.account, gas: GAS }),
+            () => vault.write.slash([agentId, bps, reason], { account: caller.account, gas: GAS }),
             expected,
           )
         ) {
-          m.slash(agentId, bps, beneficiary);
+          m.slashWindow = { start: window.start, used: window.used + 1 };
+          m.slash(agentId, bps, m.treasury);
+        }
+      },
+    ],
+    // governance ban
+    [
+      () => 0.3,
+      always,
+      async () => {
+        const agentId = BigInt(rnd.int(3) + 1);
+        const caller = rnd.next() < 0.8 ? wallets.admin : wallets.relayer;
+        let expected: string | null = null;
+        if (!isAdmin(caller)) expected = "AccessControlUnauthorizedAccount";
+        else if (m.agent(agentId).trust === Trust.Banned) expected = "StakeVaultAgentBanned";
+        if (
+          await exec(
+            `ban(agent ${agentId})`,
+            () => vault.write.ban([agentId, "fuzz ban"], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.agent(agentId).trust = Trust.Banned;
         }
       },
     ],
@@ -669,7 +815,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       always,
       async () => {
         const agentId = BigInt(rnd.int(3) + 1);
-        const a = m.agents.get(agentId)!;
+        const a = m.agent(agentId);
         const to = rnd.pick(owners);
         if (
           await exec(
@@ -683,6 +829,88 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           )
         ) {
           a.owner = lc(to.account.address);
+        }
+      },
+    ],
+    // Circle blacklists a poster or an agent owner (or lifts it): payments to them become credits
+    [
+      () => {
+        const creditBlocked = [...m.escrowCredits.keys(), ...m.vaultCredits.keys()].some((a) => m.isBlacklisted(a));
+        return creditBlocked ? 6 : 3;
+      },
+      always,
+      async () => {
+        // Mostly lift an existing blacklisting (so credits can be paid out again), else blacklist someone about to
+        // be paid: the poster of a live run or the owner of an agent holding one.
+        const listed = [...m.blacklisted];
+        const soonPaid = m.runs
+          .filter((r) => LIVE.has(r.state))
+          .flatMap((r) => (r.agentId === 0n ? [r.poster] : [r.poster, m.agent(r.agentId).owner]));
+        const who =
+          listed.length > 0 && rnd.next() < 0.5
+            ? rnd.pick(listed)
+            : soonPaid.length > 0 && rnd.next() < 0.8
+              ? rnd.pick(soonPaid)
+              : lc(rnd.pick(payees).account.address);
+        const on = !m.isBlacklisted(who);
+        if (
+          await exec(
+            `${on ? "blacklist" : "unBlacklist"}(${who.slice(0, 6)})`,
+            () =>
+              on
+                ? usdc.write.blacklist([who], { account: wallets.admin.account, gas: GAS })
+                : usdc.write.unBlacklist([who], { account: wallets.admin.account, gas: GAS }),
+            null,
+          )
+        ) {
+          if (on) m.blacklisted.add(who);
+          else m.blacklisted.delete(who);
+        }
+      },
+    ],
+    // credits are paid out to their owner (anyone may trigger it)
+    [
+      () => (m.escrowCredits.size + m.vaultCredits.size > 0 ? 6 : 0.5),
+      always,
+      async () => {
+        const payableIn = (credits: Map<Address, bigint>) => [...credits.keys()].some((a) => !m.isBlacklisted(a));
+        const fromEscrow = payableIn(m.vaultCredits)
+          ? payableIn(m.escrowCredits) && rnd.next() < 0.5
+          : m.vaultCredits.size === 0 || (m.escrowCredits.size > 0 && rnd.next() < 0.5);
+        const credits = fromEscrow ? m.escrowCredits : m.vaultCredits;
+        const payable = [...credits.keys()].filter((a) => !m.isBlacklisted(a));
+        const owed = payable.length > 0 && rnd.next() < 0.8 ? payable : [...credits.keys()];
+        const account = owed.length > 0 && rnd.next() < 0.8 ? rnd.pick(owed) : lc(rnd.pick(payees).account.address);
+        const amount = credits.get(account) ?? 0n;
+        let expected: string | null = null;
+        if (amount === 0n) expected = fromEscrow ? "RunEscrowNoCredit" : "StakeVaultNoCredit";
+        else if (m.isBlacklisted(account)) expected = "Blacklisted";
+        const caller = rnd.pick([stranger, wallets.relayer, walletOf(account)]);
+        if (
+          await exec(
+            `${fromEscrow ? "escrow" : "vault"}.withdrawCredit(${account.slice(0, 6)})`,
+            () =>
+              fromEscrow
+                ? escrow.write.withdrawCredit([account], { account: caller.account, gas: GAS })
+                : vault.write.withdrawCredit([account], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          credits.delete(account);
+          m.move(fromEscrow ? escrow.address : vault.address, account, amount);
+        }
+      },
+    ],
+    // accrued fees go to the treasury in one transfer (anyone may trigger it)
+    [
+      () => (m.fees > 0n ? 2 : 0.5),
+      always,
+      async () => {
+        const caller = rnd.pick([stranger, wallets.relayer, wallets.treasury]);
+        const expected = m.fees === 0n ? "RunEscrowNothingToSweep" : m.isBlacklisted(m.treasury) ? "Blacklisted" : null;
+        if (await exec("sweepFees()", () => escrow.write.sweepFees({ account: caller.account, gas: GAS }), expected)) {
+          m.move(escrow.address, m.treasury, m.fees);
+          m.fees = 0n;
         }
       },
     ],
@@ -721,9 +949,12 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         }
       },
     ],
-    // time passes (more often while claims or withdrawals are waiting on a clock)
+    // time passes (more often while claims, revisions or withdrawals are waiting on a clock)
     [
-      () => 4 + (has(S.Claimed, S.InProgress)() ? 3 : 0) + ([...m.agents.values()].some((a) => a.pending > 0n) ? 3 : 0),
+      () =>
+        4 +
+        (has(S.Claimed, S.InProgress, S.RevisionRequested)() ? 5 : 0) +
+        ([...m.agents.values()].some((a) => a.pending > 0n) ? 3 : 0),
       always,
       async () => {
         const jump = rnd.pick([60n, 3600n, DAY, 3n * DAY, TIMEOUT, TIMEOUT + 1n, COOLDOWN, 20n * DAY]);
@@ -748,9 +979,42 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     }
     await checkInvariants(fx, m);
   }
+  const st = stats.get("(payments deferred)") ?? { ok: 0, err: 0 };
+  st.ok += m.deferred;
+  stats.set("(payments deferred)", st);
+  // Liveness: once nobody is blacklisted, every credit and every accrued fee can be paid out, to the right account.
+  for (const who of [...m.blacklisted]) {
+    await exec(`settle.unBlacklist(${who.slice(0, 6)})`, () => usdc.write.unBlacklist([who], { gas: GAS }), null);
+    m.blacklisted.delete(who);
+  }
+  for (const [fromEscrow, credits] of [
+    [true, m.escrowCredits],
+    [false, m.vaultCredits],
+  ] as const) {
+    for (const [account, amount] of [...credits]) {
+      await exec(
+        `settle.${fromEscrow ? "escrow" : "vault"}.withdrawCredit(${account.slice(0, 6)})`,
+        () =>
+          fromEscrow
+            ? escrow.write.withdrawCredit([account], { account: stranger.account, gas: GAS })
+            : vault.write.withdrawCredit([account], { account: stranger.account, gas: GAS }),
+        null,
+      );
+      credits.delete(account);
+      m.move(fromEscrow ? escrow.address : vault.address, account, amount);
+    }
+  }
+  if (m.fees > 0n) {
+    await exec("settle.sweepFees()", () => escrow.write.sweepFees({ account: stranger.account, gas: GAS }), null);
+    m.move(escrow.address, m.treasury, m.fees);
+    m.fees = 0n;
+  }
+  await checkInvariants(fx, m);
+  assert.equal(await escrow.read.totalOwed(), m.held(), "after settling, the escrow owes only its live runs");
+  assert.equal(await vault.read.totalCredits(), 0n, "after settling, the vault owes only stakes");
   // Failure records are only read at the end of a sequence (they change only with the run states checked above).
   for (let i = 0; i < m.runs.length; i++) {
-    assert.equal(await escrow.read.failedAgentOf([BigInt(i + 1)]), m.runs[i]!.failedAgent, `failedAgentOf(${i + 1})`);
+    assert.deepEqual(await escrow.read.failureOf([BigInt(i + 1)]), m.runs[i]!.failure, `failureOf(${i + 1})`);
   }
   return steps;
 }
@@ -760,31 +1024,48 @@ async function checkInvariants(fx: Fx, m: Model) {
   const runIds = m.runs.map((_, i) => BigInt(i + 1));
   const agentIds = [...m.agents.keys()];
   const accounts = [...m.balances.keys()];
-  const [escrowBal, owed, count, vaultBal, staked, runs, stakes, pendings, balances] = await Promise.all([
-    usdc.read.balanceOf([escrow.address]),
-    escrow.read.totalOwed(),
-    escrow.read.runCount(),
-    usdc.read.balanceOf([vault.address]),
-    vault.read.totalStaked(),
-    Promise.all(runIds.map((id) => escrow.read.getRun([id]))),
-    Promise.all(agentIds.map((id) => vault.read.stakeOf([id]))),
-    Promise.all(agentIds.map((id) => vault.read.pendingWithdrawal([id]))),
+  const [escrowBal, owed, fees, count, vaultBal, staked, vaultCredits, runs, stakes, pendings, trusts, locks] =
+    await Promise.all([
+      usdc.read.balanceOf([escrow.address]),
+      escrow.read.totalOwed(),
+      escrow.read.feesAccrued(),
+      escrow.read.runCount(),
+      usdc.read.balanceOf([vault.address]),
+      vault.read.totalStaked(),
+      vault.read.totalCredits(),
+      Promise.all(runIds.map((id) => escrow.read.getRun([id]))),
+      Promise.all(agentIds.map((id) => vault.read.stakeOf([id]))),
+      Promise.all(agentIds.map((id) => vault.read.pendingWithdrawal([id]))),
+      Promise.all(agentIds.map((id) => vault.read.trustOf([id]))),
+      Promise.all(agentIds.map((id) => vault.read.locksOf([id]))),
+    ]);
+  const [balances, escrowCredits, vaultCreditsOf] = await Promise.all([
     Promise.all(accounts.map((a) => usdc.read.balanceOf([a]))),
+    Promise.all(accounts.map((a) => escrow.read.creditOf([a]))),
+    Promise.all(accounts.map((a) => vault.read.creditOf([a]))),
   ]);
   // The accounting invariants, from chain data alone.
   const liveSum = runs.filter((r) => LIVE.has(r.state)).reduce((s, r) => s + r.reward + r.fee, 0n);
+  const escrowCreditSum = escrowCredits.reduce((s, x) => s + x, 0n);
   assert.equal(escrowBal, owed, "usdc.balanceOf(escrow) == totalOwed()");
-  assert.equal(owed, liveSum, "totalOwed() == sum of live runs' reward + fee");
-  assert.equal(vaultBal, staked, "usdc.balanceOf(vault) == totalStaked()");
+  assert.equal(owed, liveSum + fees + escrowCreditSum, "totalOwed() == live runs' reward + fee + fees + credits");
+  assert.equal(vaultBal, staked + vaultCredits, "usdc.balanceOf(vault) == totalStaked() + totalCredits()");
   assert.equal(
     staked,
     stakes.reduce((s, x) => s + x, 0n),
     "totalStaked() == sum of stakeOf",
   );
+  assert.equal(
+    vaultCredits,
+    vaultCreditsOf.reduce((s, x) => s + x, 0n),
+    "totalCredits() == sum of creditOf",
+  );
   // Chain == model.
   assert.equal(count, BigInt(m.runs.length), "runCount");
   assert.equal(owed, m.owed(), "model owed");
+  assert.equal(fees, m.fees, "model fees");
   assert.equal(staked, m.staked(), "model staked");
+  assert.equal(vaultCredits, m.credits(m.vaultCredits), "model vault credits");
   runs.forEach((r, i) => {
     const e = m.runs[i]!;
     assert.deepEqual(
@@ -798,6 +1079,7 @@ async function checkInvariants(fx: Fx, m: Model) {
         state: r.state,
         agentId: r.agentId,
         claimedAt: r.claimedAt,
+        revisionRequestedAt: r.revisionRequestedAt,
         deliverableHash: r.deliverableHash,
       },
       {
@@ -810,6 +1092,7 @@ async function checkInvariants(fx: Fx, m: Model) {
         state: e.state,
         agentId: e.agentId,
         claimedAt: e.claimedAt,
+        revisionRequestedAt: e.revisionRequestedAt,
         deliverableHash: e.deliverableHash,
       },
       `run ${i + 1}`,
@@ -819,7 +1102,15 @@ async function checkInvariants(fx: Fx, m: Model) {
     const a = m.agents.get(id)!;
     assert.equal(stakes[i], a.stake, `stakeOf(${id})`);
     assert.deepEqual(pendings[i], [a.pending, a.availableAt], `pendingWithdrawal(${id})`);
+    assert.deepEqual(trusts[i], [a.trust, BigInt(a.strikes)], `trustOf(${id})`);
+    assert.equal(locks[i], BigInt(a.locks), `locksOf(${id})`);
+    const heldRuns = m.runs.filter((r) => HELD.has(r.state) && r.agentId === id).length;
+    assert.equal(a.locks, heldRuns, `agent ${id} holds ${heldRuns} runs, locks ${a.locks}`);
     assert.ok(a.pending <= a.stake, "pending <= stake");
   });
-  for (const [i, a] of accounts.entries()) assert.equal(balances[i], m.bal(a), `balance of ${a}`);
+  for (const [i, a] of accounts.entries()) {
+    assert.equal(balances[i], m.bal(a), `balance of ${a}`);
+    assert.equal(escrowCredits[i], m.escrowCredits.get(a) ?? 0n, `escrow credit of ${a}`);
+    assert.equal(vaultCreditsOf[i], m.vaultCredits.get(a) ?? 0n, `vault credit of ${a}`);
+  }
 }

@@ -13,13 +13,22 @@ export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd
 
 /**
  * Deploys the core contract set (TestUSDC, AgentIdentity, StakeVault, RunEscrow) wired as the deploy modules
- * wire it: the escrow holds SLASHER_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere. `admin` stands
+ * wire it: the escrow holds ESCROW_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere. `admin` stands
  * for governance (DEFAULT_ADMIN_ROLE) and also gets ARBITER_ROLE, SLASHER_ROLE and PAUSER_ROLE, so unit tests
  * can resolve, slash and pause with one account (the real deployment gives those roles to the relayer and the
  * emergency Safe; see ignition/modules and docs/decisions.md).
  * Usable directly as a `networkHelpers.loadFixture` fixture.
  */
 export async function deployCore(connection: NetworkConnection) {
+  return deployCoreWith(connection, "TestUSDC");
+}
+
+/** Same as {@link deployCore} with USDC replaced by the blacklisting mock (Circle's USDC blacklist). */
+export async function deployCoreWithBlacklist(connection: NetworkConnection) {
+  return deployCoreWith(connection, "MockBlacklistUSDC");
+}
+
+async function deployCoreWith(connection: NetworkConnection, usdcContract: "TestUSDC" | "MockBlacklistUSDC") {
   const { viem } = connection;
   const publicClient = await viem.getPublicClient();
   const [admin, relayer, treasury, poster, agentOwner, other, poster2, agentOwner2] = await viem.getWalletClients();
@@ -27,7 +36,7 @@ export async function deployCore(connection: NetworkConnection) {
     throw new Error("need at least 8 accounts");
   }
 
-  const usdc = await viem.deployContract("TestUSDC");
+  const usdc = await viem.deployContract(usdcContract as "TestUSDC");
   const identity = await viem.deployContract("AgentIdentity", [admin.account.address, relayer.account.address]);
   const vault = await viem.deployContract("StakeVault", [
     usdc.address,
@@ -46,6 +55,7 @@ export async function deployCore(connection: NetworkConnection) {
 
   const roles = {
     SLASHER: await vault.read.SLASHER_ROLE(),
+    ESCROW: await vault.read.ESCROW_ROLE(),
     VAULT_RELAYER: await vault.read.RELAYER_ROLE(),
     IDENTITY_RELAYER: await identity.read.RELAYER_ROLE(),
     ESCROW_RELAYER: await escrow.read.RELAYER_ROLE(),
@@ -53,7 +63,7 @@ export async function deployCore(connection: NetworkConnection) {
     ADMIN: await escrow.read.DEFAULT_ADMIN_ROLE(),
     PAUSER: await escrow.read.PAUSER_ROLE(),
   };
-  await wait(publicClient, vault.write.grantRole([roles.SLASHER, escrow.address], { account: admin.account }));
+  await wait(publicClient, vault.write.grantRole([roles.ESCROW, escrow.address], { account: admin.account }));
   await wait(publicClient, vault.write.grantRole([roles.SLASHER, admin.account.address], { account: admin.account }));
   await wait(publicClient, escrow.write.grantRole([roles.ARBITER, admin.account.address], { account: admin.account }));
   await wait(publicClient, vault.write.grantRole([roles.PAUSER, admin.account.address], { account: admin.account }));
@@ -104,8 +114,8 @@ export async function stakeAgent(core: Core, agentId: bigint, owner: Address, am
   await wait(publicClient, vault.write.deposit([agentId, amount], { account: owner }));
 }
 
-/** reward * 5% (the escrow's fee rate at deployment). */
-export const feeOf = (reward: bigint, bps = 500n) => (reward * bps) / 10_000n;
+/** reward * 5% (the escrow's fee rate at deployment), rounded up to the next base unit (as RunEscrow). */
+export const feeOf = (reward: bigint, bps = 500n) => (reward * bps + 9_999n) / 10_000n;
 
 /** Mints reward + fee to `poster`, approves the escrow and creates a run; returns the run id. */
 export async function createFundedRun(

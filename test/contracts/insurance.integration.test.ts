@@ -80,9 +80,9 @@ async function assertInvariant(ctx: Ctx) {
 }
 
 describe("InsurancePool with the core contracts", () => {
-  it("poster claims after a claim timeout: refund from the escrow, coverage from the pool", async () => {
+  it("poster claims after a claim timeout: refund from the escrow, the loss net of the slash from the pool", async () => {
     const ctx = await networkHelpers.loadFixture(deployWithInsurance);
-    const { pool, escrow, usdc, publicClient, agent, wallets } = ctx;
+    const { pool, escrow, vault, usdc, publicClient, agent, wallets } = ctx;
     const { poster, agentOwner } = wallets;
     await stakeCoverage(ctx, agent, agentOwner, usd(100n));
     assert.equal(await pool.read.hasCoverage([agent, usd(100n)]), true);
@@ -98,78 +98,98 @@ describe("InsurancePool with the core contracts", () => {
     );
 
     await networkHelpers.time.increase(7n * DAY);
+    const slashed = (await vault.read.stakeOf([agent])) / 2n;
     await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
     assert.equal(await escrow.read.failedAgentOf([runId]), agent);
 
     const before = await usdc.read.balanceOf([poster.account.address]);
-    const owed = reward + feeOf(reward);
+    const loss = reward + feeOf(reward) - slashed;
     await viem.assertions.emitWithArgs(pool.write.claim([runId], { account: poster.account }), pool, "ClaimPaid", [
       runId,
       agent,
       getAddress(poster.account.address),
-      owed,
+      loss,
     ]);
-    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + owed);
-    assert.equal(await pool.read.coverageOf([agent]), usd(100n) - owed);
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + loss);
+    assert.equal(await pool.read.coverageOf([agent]), usd(100n) - loss);
     await viem.assertions.revertWithCustomErrorWithArgs(
       pool.write.claim([runId], { account: poster.account }),
       pool,
       "InsurancePoolAlreadyClaimed",
-      [runId, agent],
+      [runId],
     );
     await assertInvariant(ctx);
   });
 
-  it("relayer claims for the poster after a rejection; coverage caps the payout", async () => {
+  it("a rejection pays nothing (the escrow refunded it); the relayer claims a lost dispute, capped by coverage", async () => {
     const ctx = await networkHelpers.loadFixture(deployWithInsurance);
     const { pool, escrow, usdc, publicClient, agent, wallets } = ctx;
-    const { poster, agentOwner, relayer, other } = wallets;
+    const { poster, agentOwner, relayer, other, admin } = wallets;
     await stakeCoverage(ctx, agent, agentOwner, usd(30n));
-    const runId = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
-    await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
-    await wait(publicClient, escrow.write.submit([runId, bytes32("bad work")], { account: agentOwner.account }));
-    await wait(publicClient, escrow.write.reject([runId], { account: poster.account }));
+    const rejected = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
+    await wait(publicClient, escrow.write.claim([rejected, agent], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.submit([rejected, bytes32("bad work")], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.reject([rejected], { account: poster.account }));
+    for (const who of [relayer, poster]) {
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.claim([rejected], { account: who.account }),
+        pool,
+        "InsurancePoolLossNotVerified",
+        [rejected],
+      );
+    }
 
+    const disputed = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
+    await wait(publicClient, escrow.write.claim([disputed, agent], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.submit([disputed, bytes32("bad work")], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.dispute([disputed], { account: poster.account }));
+    await wait(publicClient, escrow.write.resolve([disputed, false], { account: admin.account }));
     await viem.assertions.revertWithCustomError(
-      pool.write.claim([runId], { account: other.account }),
+      pool.write.claim([disputed], { account: other.account }),
       pool,
       "InsurancePoolUnauthorized",
     );
     const before = await usdc.read.balanceOf([poster.account.address]);
-    await wait(publicClient, pool.write.claim([runId], { account: relayer.account }));
+    await wait(publicClient, pool.write.claim([disputed], { account: relayer.account }));
     assert.equal(await usdc.read.balanceOf([poster.account.address]), before + usd(30n));
     assert.equal(await pool.read.coverageOf([agent]), 0n);
     await assertInvariant(ctx);
   });
 
-  it("a reopened run failed by a second agent gives a second claim; pending withdrawals stay claimable", async () => {
+  it("a reopened run failed again by a second agent is claimable once; pending withdrawals stay claimable", async () => {
     const ctx = await networkHelpers.loadFixture(deployWithInsurance);
-    const { pool, escrow, usdc, publicClient, agent, agent2, wallets } = ctx;
+    const { pool, escrow, vault, usdc, publicClient, agent, agent2, wallets } = ctx;
     const { poster, agentOwner, agentOwner2, admin } = wallets;
     await stakeCoverage(ctx, agent, agentOwner, usd(20n));
-    await stakeCoverage(ctx, agent2, agentOwner2, usd(20n));
-    await wait(publicClient, pool.write.requestWithdrawal([agent2, usd(20n)], { account: agentOwner2.account }));
+    await stakeCoverage(ctx, agent2, agentOwner2, usd(50n));
+    await wait(publicClient, pool.write.requestWithdrawal([agent2, usd(50n)], { account: agentOwner2.account }));
 
-    const reward = usd(10n);
+    const reward = usd(30n);
     const runId = await createFundedRun(ctx, poster.account.address, reward);
-    // agent 1 loses a dispute: the run reopens
+    // agent 1 loses a dispute: the run reopens (the poster does not claim yet)
     await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.submit([runId, bytes32("a")], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.dispute([runId], { account: poster.account }));
     await wait(publicClient, escrow.write.resolve([runId, false], { account: admin.account }));
-    await wait(publicClient, pool.write.claim([runId], { account: poster.account }));
     // agent 2 (whose coverage is pending withdrawal) claims the reopened run and times out
     await wait(publicClient, escrow.write.claim([runId, agent2], { account: agentOwner2.account }));
     await networkHelpers.time.increase(7n * DAY);
+    const slashed = (await vault.read.stakeOf([agent2])) / 2n;
     await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
     const before = await usdc.read.balanceOf([poster.account.address]);
     await wait(publicClient, pool.write.claim([runId], { account: poster.account }));
-    const owed = reward + feeOf(reward);
-    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + owed);
-    assert.equal(await pool.read.isClaimed([runId, agent]), true);
-    assert.equal(await pool.read.isClaimed([runId, agent2]), true);
+    const loss = reward + feeOf(reward) - slashed;
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + loss);
+    assert.equal(await pool.read.isClaimed([runId]), true);
+    assert.equal(await pool.read.coverageOf([agent]), usd(20n), "agent 1's coverage is untouched");
     const [pending] = await pool.read.pendingWithdrawal([agent2]);
-    assert.equal(pending, usd(20n) - owed);
+    assert.equal(pending, usd(50n) - loss);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.claim([runId], { account: poster.account }),
+      pool,
+      "InsurancePoolAlreadyClaimed",
+      [runId],
+    );
     await assertInvariant(ctx);
   });
 });

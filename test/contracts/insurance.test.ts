@@ -36,10 +36,21 @@ async function deployPool() {
 type Ctx = Awaited<ReturnType<typeof deployPool>>;
 
 /** Registers run `runId` on the mock escrow as failed by `agentId`, posted by `poster`. */
-async function failRun(ctx: Ctx, runId: bigint, agentId: bigint, poster: Address, reward: bigint) {
-  const fee = (reward * 500n) / 10_000n;
+/** Failure kinds of IRunEscrow.FailureKind. */
+const Kind = { Rejected: 1, TimedOut: 2, DisputeLost: 3 } as const;
+
+/** Records a verified failure (a timeout with nothing slashed to the poster unless given); returns reward + fee. */
+async function failRun(
+  ctx: Ctx,
+  runId: bigint,
+  agentId: bigint,
+  poster: Address,
+  reward: bigint,
+  failure: { kind?: number; slashed?: bigint } = {},
+) {
+  const fee = (reward * 500n + 9_999n) / 10_000n;
   await ctx.escrow.write.setRun([runId, poster, reward, fee, agentId]);
-  await ctx.escrow.write.setFailedAgent([runId, agentId]);
+  await ctx.escrow.write.setFailure([runId, agentId, failure.kind ?? Kind.TimedOut, failure.slashed ?? 0n]);
   return reward + fee;
 }
 
@@ -358,7 +369,7 @@ describe("InsurancePool", () => {
       return { ...ctx, owed };
     }
 
-    it("pays min(coverage, reward + fee) to the poster and emits ClaimPaid", async () => {
+    it("pays min(coverage, reward + fee) to the poster after a timeout and emits ClaimPaid", async () => {
       const ctx = await loadFixture(stakedAndFailed);
       const { pool, usdc, poster, owed } = ctx;
       assert.equal(owed, usd(42));
@@ -379,7 +390,7 @@ describe("InsurancePool", () => {
       ]);
       assert.equal(await usdc.read.balanceOf([poster.account.address]), before + usd(42));
       assert.equal(await pool.read.coverageOf([1n]), usd(58));
-      assert.equal(await pool.read.isClaimed([7n, 1n]), true);
+      assert.equal(await pool.read.isClaimed([7n]), true);
       await assertInvariant(ctx, [1n, 2n]);
     });
 
@@ -401,14 +412,14 @@ describe("InsurancePool", () => {
       await assertInvariant(ctx, [1n, 2n]);
     });
 
-    it("rejects a second claim for the same run and agent (InsurancePoolAlreadyClaimed)", async () => {
+    it("rejects a second claim for the same run (InsurancePoolAlreadyClaimed)", async () => {
       const { pool, poster, relayer } = await loadFixture(stakedAndFailed);
       await pool.write.claim([7n], { account: poster.account });
       await viem.assertions.revertWithCustomErrorWithArgs(
         pool.write.claim([7n], { account: poster.account }),
         pool,
         "InsurancePoolAlreadyClaimed",
-        [7n, 1n],
+        [7n],
       );
       await viem.assertions.revertWithCustomError(
         pool.write.claim([7n], { account: relayer.account }),
@@ -417,15 +428,62 @@ describe("InsurancePool", () => {
       );
     });
 
-    it("allows a new claim on the same run when a different agent failed it later", async () => {
+    it("pays once per run, even when another agent fails the reopened run later", async () => {
       const ctx = await loadFixture(stakedAndFailed);
       const { pool, poster, other } = ctx;
       await pool.write.claim([7n], { account: poster.account });
       await pool.write.stake([2n, usd(10)], { account: other.account });
-      await failRun(ctx, 7n, 2n, poster.account.address, usd(40));
-      await pool.write.claim([7n], { account: poster.account });
-      assert.equal(await pool.read.coverageOf([2n]), 0n);
-      assert.equal(await pool.read.isClaimed([7n, 2n]), true);
+      await failRun(ctx, 7n, 2n, poster.account.address, usd(40), { kind: Kind.DisputeLost });
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.claim([7n], { account: poster.account }),
+        pool,
+        "InsurancePoolAlreadyClaimed",
+        [7n],
+      );
+      assert.equal(await pool.read.coverageOf([2n]), usd(10));
+    });
+
+    it("a rejection is not a verified loss (InsurancePoolLossNotVerified)", async () => {
+      const ctx = await loadFixture(stakedAndFailed);
+      await failRun(ctx, 12n, 1n, ctx.poster.account.address, usd(40), { kind: Kind.Rejected });
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        ctx.pool.write.claim([12n], { account: ctx.poster.account }),
+        ctx.pool,
+        "InsurancePoolLossNotVerified",
+        [12n],
+      );
+      assert.equal(await ctx.pool.read.isClaimed([12n]), false);
+    });
+
+    it("pays the loss net of the stake slashed to the poster; nothing once the slash covers it", async () => {
+      const ctx = await loadFixture(stakedAndFailed);
+      const { pool, usdc, poster } = ctx;
+      await failRun(ctx, 13n, 1n, poster.account.address, usd(40), { kind: Kind.DisputeLost, slashed: usd(10) });
+      const before = await usdc.read.balanceOf([poster.account.address]);
+      await viem.assertions.emitWithArgs(pool.write.claim([13n], { account: poster.account }), pool, "ClaimPaid", [
+        13n,
+        1n,
+        getAddress(poster.account.address),
+        usd(32),
+      ]);
+      assert.equal(await usdc.read.balanceOf([poster.account.address]), before + usd(32));
+      for (const slashed of [usd(42), usd(42) + 1n]) {
+        await failRun(ctx, 14n, 1n, poster.account.address, usd(40), { slashed });
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          pool.write.claim([14n], { account: poster.account }),
+          pool,
+          "InsurancePoolNoLoss",
+          [14n],
+        );
+      }
+      await failRun(ctx, 14n, 1n, poster.account.address, usd(40), { slashed: usd(42) - 1n });
+      await viem.assertions.emitWithArgs(pool.write.claim([14n], { account: poster.account }), pool, "ClaimPaid", [
+        14n,
+        1n,
+        getAddress(poster.account.address),
+        1n,
+      ]);
+      await assertInvariant(ctx, [1n, 2n]);
     });
 
     it("rejects runs without a failed agent (InsurancePoolNoFailure)", async () => {
@@ -614,20 +672,36 @@ describe("InsurancePool", () => {
             const retry = runId > 0n && rand() < 0.2;
             const id = retry ? BigInt(Math.floor(rand() * Number(runId))) + 1n : ++runId;
             const who = pick(posters);
-            if (!retry) await failRun(ctx, id, agent, who.account.address, amount());
+            if (!retry) {
+              const kind = rand() < 0.15 ? Kind.Rejected : rand() < 0.5 ? Kind.TimedOut : Kind.DisputeLost;
+              const reward = amount();
+              // the slash to the poster: none, part of the run's value, or all of it (and more)
+              const slashed = kind === Kind.Rejected ? 0n : pick([0n, reward / 3n, reward * 2n]);
+              await failRun(ctx, id, agent, who.account.address, reward, { kind, slashed });
+            }
             const run = await ctx.escrow.read.getRun([id]);
-            const failed = await ctx.escrow.read.failedAgentOf([id]);
-            const key = `${id}:${failed}`;
+            const [failed, kind, slashed] = await ctx.escrow.read.failureOf([id]);
+            const key = `${id}`;
             const c = cov.get(failed)!;
+            const owed = run.reward + run.fee;
             const call = pool.write.claim([id], { account: rand() < 0.5 ? ctx.relayer.account : posterOf(run.poster) });
-            if (claimed.has(key) || c === 0n) {
-              const err = claimed.has(key) ? "InsurancePoolAlreadyClaimed" : "InsurancePoolNoCoverage";
+            const err =
+              kind === Kind.Rejected
+                ? "InsurancePoolLossNotVerified"
+                : claimed.has(key)
+                  ? "InsurancePoolAlreadyClaimed"
+                  : slashed >= owed
+                    ? "InsurancePoolNoLoss"
+                    : c === 0n
+                      ? "InsurancePoolNoCoverage"
+                      : null;
+            if (err) {
               await viem.assertions.revertWithCustomError(call, pool, err);
               counts.rejected++;
             } else {
               await call;
-              const owed = run.reward + run.fee;
-              const paid = owed < c ? owed : c;
+              const loss = owed - slashed;
+              const paid = loss < c ? loss : c;
               const left = c - paid;
               cov.set(failed, left);
               const p = pending.get(failed);

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
-import { type Abi, type Address, getAddress, type Hex, zeroAddress } from "viem";
+import { type Abi, type Address, getAddress, type Hex } from "viem";
 import {
   bytes32,
   createFundedRun,
@@ -66,7 +66,10 @@ type Fx = Awaited<ReturnType<typeof fixture>>;
 
 async function assertBalanced(fx: Fx) {
   assert.equal(await fx.usdc.read.balanceOf([fx.escrow.address]), await fx.escrow.read.totalOwed());
-  assert.equal(await fx.usdc.read.balanceOf([fx.vault.address]), await fx.vault.read.totalStaked());
+  assert.equal(
+    await fx.usdc.read.balanceOf([fx.vault.address]),
+    (await fx.vault.read.totalStaked()) + (await fx.vault.read.totalCredits()),
+  );
 }
 
 async function completeRun(fx: Fx, runId: bigint) {
@@ -114,13 +117,13 @@ describe("Protocol parameters (governance only)", () => {
     assert.equal((await escrow.read.getRun([after])).fee, newFee);
     assert.equal(await usdc.read.balanceOf([poster.account.address]), 0n);
 
-    // Completing both pays each run's own fee to the treasury, to the base unit.
+    // Completing both keeps each run's own fee for the treasury, to the base unit.
     const treasury = wallets.treasury.account.address;
     const t0 = await usdc.read.balanceOf([treasury]);
     await completeRun(fx, before);
-    assert.equal(await usdc.read.balanceOf([treasury]), t0 + feeOf(REWARD));
+    assert.equal(await escrow.read.feesAccrued(), feeOf(REWARD));
     await completeRun(fx, after);
-    assert.equal(await usdc.read.balanceOf([treasury]), t0 + feeOf(REWARD) + newFee);
+    assert.equal(await escrow.read.feesAccrued(), feeOf(REWARD) + newFee);
     await assertBalanced(fx);
 
     // Zero is a valid rate: the run costs exactly its reward.
@@ -128,6 +131,8 @@ describe("Protocol parameters (governance only)", () => {
     const free = await createFundedRun(fx, poster.account.address, REWARD);
     assert.equal((await escrow.read.getRun([free])).fee, 0n);
     await completeRun(fx, free);
+    assert.equal(await escrow.read.feesAccrued(), feeOf(REWARD) + newFee);
+    await wait(fx.publicClient, escrow.write.sweepFees());
     assert.equal(await usdc.read.balanceOf([treasury]), t0 + feeOf(REWARD) + newFee);
     await assertBalanced(fx);
   });
@@ -198,9 +203,9 @@ describe("Protocol parameters (governance only)", () => {
     const runId = await createFundedRun(fx, poster.account.address, REWARD);
     await viem.assertions.revertWithCustomErrorWithArgs(
       escrow.write.claim([runId, agentId], { account: agent.account }),
-      escrow,
-      "RunEscrowInsufficientStake",
-      [agentId, MIN_STAKE * 2n],
+      vault,
+      "StakeVaultInsufficientStake",
+      [agentId, MIN_STAKE * 2n, raised],
     );
     await wait(publicClient, vault.write.setMinStake([MIN_STAKE * 2n], { account: admin }));
     await wait(publicClient, escrow.write.claim([runId, agentId], { account: agent.account }));
@@ -274,7 +279,7 @@ describe("Emergency pause", () => {
     }
     // PAUSER_ROLE is not a way to money or parameters.
     await viem.assertions.revertWithCustomError(
-      vault.write.slash([agentId, 10_000n, pauser.account.address, "x"], { account: pauser.account }),
+      vault.write.slash([agentId, 10_000n, "x"], { account: pauser.account }),
       vault,
       "AccessControlUnauthorizedAccount",
     );
@@ -353,7 +358,7 @@ describe("Emergency pause", () => {
     for (const [tx, c] of [
       [vault.write.deposit([agentId, 1n], { account: agent.account }), vault],
       [vault.write.withdraw([agentId], { account: agent.account }), vault],
-      [vault.write.slash([agentId, 100n, zeroAddress, "x"], { account: admin }), vault],
+      [vault.write.slash([agentId, 100n, "x"], { account: admin }), vault],
       [pool.write.stake([agentId, 1n], { account: agent.account }), pool],
       [identity.write.mint([agent.account.address, IPFS_URI], { account: wallets.relayer.account }), identity],
       [identity.write.setTokenURI([agentId, IPFS_URI], { account: agent.account }), identity],

@@ -130,6 +130,7 @@ describe("RunEscrow", () => {
         agentId: 0n,
         claimedAt: 0n,
         deliverableHash: zeroHash,
+        revisionRequestedAt: 0n,
       });
       assert.equal(await usdc.read.balanceOf([escrow.address]), REWARD + FEE);
     });
@@ -225,16 +226,19 @@ describe("RunEscrow", () => {
       );
     });
 
-    it("rounds the fee down (reward 19 -> fee 0) and skips an empty fee transfer", async () => {
+    it("rounds the fee up (reward 19 -> fee 1) and accrues it on completion", async () => {
       const fx = await fixture();
       const { escrow, usdc, wallets, agentId, agent, poster } = fx;
       const runId = await createFundedRun(fx, poster.account.address, 19n);
-      assert.equal((await escrow.read.getRun([runId])).fee, 0n);
+      assert.equal((await escrow.read.getRun([runId])).fee, 1n);
       await escrow.write.claim([runId, agentId], { account: agent.account });
       await escrow.write.submit([runId, bytes32("x")], { account: agent.account });
       const before = await usdc.read.balanceOf([wallets.treasury.account.address]);
       await escrow.write.approve([runId], { account: poster.account });
-      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), before);
+      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), before, "not sent yet");
+      assert.equal(await escrow.read.feesAccrued(), 1n);
+      await escrow.write.sweepFees();
+      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), before + 1n);
       await assertBalanced(fx);
     });
   });
@@ -296,21 +300,21 @@ describe("RunEscrow", () => {
         "RunEscrowUnauthorized",
         [getAddress(wallets.other.account.address)],
       );
-      // Unstaked agent.
+      // Unstaked agent: the vault refuses the lock.
       const poorAgent = await mintAgent(fx, wallets.other.account.address);
       await viem.assertions.revertWithCustomErrorWithArgs(
         escrow.write.claim([runId, poorAgent], { account: wallets.other.account }),
-        escrow,
-        "RunEscrowInsufficientStake",
-        [poorAgent, 0n],
+        vault,
+        "StakeVaultInsufficientStake",
+        [poorAgent, 0n, MIN_STAKE],
       );
       // A pending withdrawal no longer backs claims.
       await vault.write.requestWithdrawal([agentId, MIN_STAKE + 1n], { account: agent.account });
       await viem.assertions.revertWithCustomErrorWithArgs(
         escrow.write.claim([runId, agentId], { account: agent.account }),
-        escrow,
-        "RunEscrowInsufficientStake",
-        [agentId, MIN_STAKE - 1n],
+        vault,
+        "StakeVaultInsufficientStake",
+        [agentId, MIN_STAKE - 1n, MIN_STAKE],
       );
       const staked = await mintAgent(fx, wallets.agentOwner2.account.address);
       await stakeAgent(fx, staked, wallets.agentOwner2.account.address);
@@ -371,7 +375,7 @@ describe("RunEscrow", () => {
   });
 
   describe("approve / requestRevision / reject", () => {
-    it("approve pays the reward to the agent token's current owner and the fee to the treasury", async () => {
+    it("approve pays the reward to the agent token's current owner and accrues the fee for the treasury", async () => {
       const fx = await fixture();
       const { escrow, usdc, identity, runId, agentId, agent, poster, wallets } = fx;
       await toSubmitted(fx);
@@ -388,8 +392,15 @@ describe("RunEscrow", () => {
         FEE,
       ]);
       assert.equal(await usdc.read.balanceOf([wallets.poster2.account.address]), REWARD);
-      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), FEE);
+      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), 0n);
       assert.equal((await escrow.read.getRun([runId])).state, State.Completed);
+      assert.equal(await escrow.read.totalOwed(), FEE, "the accrued fee is still owed (to the treasury)");
+      assert.equal(await escrow.read.feesAccrued(), FEE);
+      await viem.assertions.emitWithArgs(escrow.write.sweepFees(), escrow, "FeesSwept", [
+        getAddress(wallets.treasury.account.address),
+        FEE,
+      ]);
+      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), FEE);
       assert.equal(await escrow.read.totalOwed(), 0n);
       await viem.assertions.revertWithCustomError(
         escrow.write.approve([runId], { account: poster.account }),
@@ -517,7 +528,7 @@ describe("RunEscrow", () => {
         FEE,
       ]);
       assert.equal(await usdc.read.balanceOf([agent.account.address]), REWARD);
-      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), FEE);
+      assert.equal(await escrow.read.feesAccrued(), FEE);
       assert.equal((await escrow.read.getRun([runId])).state, State.Completed);
       await assertBalanced(fx);
     });
@@ -550,6 +561,7 @@ describe("RunEscrow", () => {
         agentId: 0n,
         claimedAt: 0n,
         deliverableHash: zeroHash,
+        revisionRequestedAt: 0n,
       });
       assert.equal(await escrow.read.totalOwed(), REWARD + FEE);
 
@@ -667,8 +679,15 @@ describe("RunEscrow", () => {
       );
       const run2 = await createFundedRun(fx, poster.account.address, REWARD);
       await escrow.write.claim([run2, agentId], { account: agent.account });
-      // The agent withdraws everything right after claiming (allowed: cooldown 14 days > 7-day timeout)...
-      await vault.write.requestWithdrawal([agentId, await vault.read.stakeOf([agentId])], { account: agent.account });
+      // The agent asks to withdraw everything above the locked minimum right after claiming...
+      await viem.assertions.revertWithCustomError(
+        vault.write.requestWithdrawal([agentId, await vault.read.stakeOf([agentId])], { account: agent.account }),
+        vault,
+        "StakeVaultStakeLocked",
+      );
+      await vault.write.requestWithdrawal([agentId, (await vault.read.stakeOf([agentId])) - MIN_STAKE], {
+        account: agent.account,
+      });
       await networkHelpers.time.increase(7n * DAY);
       await viem.assertions.revertWithCustomError(
         escrow.write.timeoutSlash([run2], { account: wallets.other.account }),
@@ -733,6 +752,7 @@ describe("RunEscrow", () => {
       await escrow.write.claim([run2, staked], { account: wallets.agentOwner2.account });
       await escrow.write.submit([run2, bytes32("z")], { account: wallets.agentOwner2.account });
       await escrow.write.approve([run2], { account: poster.account });
+      await escrow.write.sweepFees();
       assert.equal(await usdc.read.balanceOf([wallets.other.account.address]), FEE);
     });
   });

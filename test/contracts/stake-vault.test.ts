@@ -60,7 +60,8 @@ describe("StakeVault", () => {
     assert.ok((await vault.read.withdrawalCooldown()) >= (await escrow.read.claimTimeout()));
     // The bounds keep that true whatever governance sets.
     assert.ok((await vault.read.MIN_WITHDRAWAL_COOLDOWN()) >= (await escrow.read.MAX_CLAIM_TIMEOUT()));
-    assert.equal(await vault.read.hasRole([roles.SLASHER, escrow.address]), true);
+    assert.equal(await vault.read.hasRole([roles.ESCROW, escrow.address]), true);
+    assert.equal(await vault.read.hasRole([roles.SLASHER, escrow.address]), false);
     assert.equal(await vault.read.hasRole([roles.SLASHER, wallets.admin.account.address]), true);
     assert.equal(await vault.read.hasRole([roles.ADMIN, wallets.admin.account.address]), true);
     assert.equal(await vault.read.treasury(), getAddress(wallets.treasury.account.address));
@@ -289,32 +290,33 @@ describe("StakeVault", () => {
   });
 
   describe("slash", () => {
-    it("moves bps of the whole stake to the beneficiary (treasury when zero)", async () => {
+    it("moves bps of the whole stake to the treasury; every slash is a strike, the third bans", async () => {
       const core = await fixture();
       const { usdc, vault, owner, agentId, wallets } = core;
+      const treasury = wallets.treasury.account.address;
       await stakeAgent(core, agentId, owner.account.address, 40_000_000n);
       await viem.assertions.emitWithArgs(
-        vault.write.slash([agentId, 2500n, wallets.poster.account.address, "test"], { account: wallets.admin.account }),
+        vault.write.slash([agentId, 2500n, "test"], { account: wallets.admin.account }),
         vault,
         "Slashed",
-        [agentId, wallets.poster.account.address, 10_000_000n, 2500n, "test"],
+        [agentId, treasury, 10_000_000n, 2500n, "test"],
       );
-      assert.equal(await usdc.read.balanceOf([wallets.poster.account.address]), 10_000_000n);
+      assert.equal(await usdc.read.balanceOf([treasury]), 10_000_000n);
+      assert.deepEqual(await vault.read.trustOf([agentId]), [1, 1n]);
       await viem.assertions.emitWithArgs(
-        vault.write.slash([agentId, 10_000n, zeroAddress, "full"], { account: wallets.admin.account }),
+        vault.write.slash([agentId, 10_000n, "full"], { account: wallets.admin.account }),
         vault,
         "Slashed",
-        [agentId, wallets.treasury.account.address, 30_000_000n, 10_000n, "full"],
+        [agentId, treasury, 30_000_000n, 10_000n, "full"],
       );
-      assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), 30_000_000n);
+      assert.equal(await usdc.read.balanceOf([treasury]), 40_000_000n);
       assert.equal(await vault.read.stakeOf([agentId]), 0n);
-      // Slashing an empty stake moves nothing and does not revert (escrow timeouts must not get stuck).
-      await viem.assertions.emitWithArgs(
-        vault.write.slash([agentId, 5000n, zeroAddress, "empty"], { account: wallets.admin.account }),
-        vault,
-        "Slashed",
-        [agentId, wallets.treasury.account.address, 0n, 5000n, "empty"],
-      );
+      assert.deepEqual(await vault.read.trustOf([agentId]), [1, 2n]);
+      // Slashing an empty stake moves nothing and does not revert (escrow timeouts must not get stuck); it still
+      // counts: the third strike bans.
+      const empty = vault.write.slash([agentId, 5000n, "empty"], { account: wallets.admin.account });
+      await viem.assertions.emitWithArgs(empty, vault, "Slashed", [agentId, treasury, 0n, 5000n, "empty"]);
+      await viem.assertions.emitWithArgs(empty, vault, "TrustStateChanged", [agentId, 2, 3n, "empty"]);
       await checkInvariant(core, [agentId]);
     });
 
@@ -326,13 +328,13 @@ describe("StakeVault", () => {
       const [, availableAt] = await vault.read.pendingWithdrawal([agentId]);
 
       // 50% of 100 -> 50 left, pending 30 still fits: unchanged.
-      await vault.write.slash([agentId, 5000n, zeroAddress, "a"], { account: wallets.admin.account });
+      await vault.write.slash([agentId, 5000n, "a"], { account: wallets.admin.account });
       assert.equal(await vault.read.stakeOf([agentId]), 50_000_000n);
       assert.deepEqual(await vault.read.pendingWithdrawal([agentId]), [30_000_000n, availableAt]);
       assert.equal(await vault.read.activeStakeOf([agentId]), 20_000_000n);
 
       // 50% of 50 -> 25 left < pending 30: pending trimmed to 25, nothing active.
-      await vault.write.slash([agentId, 5000n, zeroAddress, "b"], { account: wallets.admin.account });
+      await vault.write.slash([agentId, 5000n, "b"], { account: wallets.admin.account });
       assert.equal(await vault.read.stakeOf([agentId]), 25_000_000n);
       assert.deepEqual(await vault.read.pendingWithdrawal([agentId]), [25_000_000n, availableAt]);
       assert.equal(await vault.read.activeStakeOf([agentId]), 0n);
@@ -349,7 +351,7 @@ describe("StakeVault", () => {
       const { vault, owner, agentId, wallets } = core;
       await stakeAgent(core, agentId, owner.account.address, 30_000_000n);
       await vault.write.requestWithdrawal([agentId, 30_000_000n], { account: owner.account });
-      await vault.write.slash([agentId, 10_000n, zeroAddress, "all"], { account: wallets.admin.account });
+      await vault.write.slash([agentId, 10_000n, "all"], { account: wallets.admin.account });
       assert.deepEqual(await vault.read.pendingWithdrawal([agentId]), [0n, 0n]);
       await networkHelpers.time.increase(COOLDOWN);
       await viem.assertions.revertWithCustomError(
@@ -357,27 +359,34 @@ describe("StakeVault", () => {
         vault,
         "StakeVaultNoWithdrawal",
       );
-      // A new request is possible once re-staked.
+      // A new request is possible once re-staked (still frozen: 1 unit is below the minimum).
       await stakeAgent(core, agentId, owner.account.address, 1n);
+      assert.deepEqual(await vault.read.trustOf([agentId]), [1, 1n]);
       await vault.write.requestWithdrawal([agentId, 1n], { account: owner.account });
     });
 
-    it("is SLASHER_ROLE only and checks bps", async () => {
+    it("is SLASHER_ROLE only and checks bps and the agent", async () => {
       const core = await fixture();
       const { vault, agentId, wallets } = core;
       await viem.assertions.revertWithCustomError(
-        vault.write.slash([agentId, 1n, zeroAddress, "x"], { account: wallets.other.account }),
+        vault.write.slash([agentId, 1n, "x"], { account: wallets.other.account }),
         vault,
         "AccessControlUnauthorizedAccount",
       );
       for (const bps of [0n, 10_001n]) {
         await viem.assertions.revertWithCustomErrorWithArgs(
-          vault.write.slash([agentId, bps, zeroAddress, "x"], { account: wallets.admin.account }),
+          vault.write.slash([agentId, bps, "x"], { account: wallets.admin.account }),
           vault,
           "StakeVaultInvalidBps",
           [bps],
         );
       }
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        vault.write.slash([99n, 1n, "x"], { account: wallets.admin.account }),
+        vault,
+        "StakeVaultUnknownAgent",
+        [99n],
+      );
     });
   });
 

@@ -7,9 +7,18 @@ import { AgentHubGovernorAbi, AgentHubTokenAbi, RunEscrowAbi } from "@agenthub/c
 import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, toBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts } from "../../scripts/lib/chain.ts";
-import { stakedAgent, walletFromKey } from "../support/agents.ts";
+import { faucet, stakedAgent, walletFromKey } from "../support/agents.ts";
 import { chainRoleTable, documentedRoleTable, roleHolderNames, safeAbi, signedSafeCall } from "../support/custody.ts";
-import { claim, createDraft, fundWithPermit, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
+import {
+  claim,
+  createDraft,
+  feesAccrued,
+  fundWithPermit,
+  newPoster,
+  openRun,
+  step,
+  usdcBalance,
+} from "../support/runs.ts";
 import { chain, db, deployments, increaseTime, publicClient } from "../support/stack.ts";
 
 after(() => db.end());
@@ -155,7 +164,7 @@ describe("custody: protocol parameters change through governance", () => {
       const run = await openRun(poster, { reward });
       assert.equal(run.fee, "300000", "3% of 10 USDC");
       assert.equal(await usdcBalance(poster.address), reward * 2n - reward - 300_000n);
-      const treasuryBefore = await usdcBalance(timelock);
+      const feesBefore = await feesAccrued();
       const ownerBefore = await usdcBalance(agent.owner.address);
       const id = run.bountyId as number;
       for (const res of [
@@ -166,8 +175,23 @@ describe("custody: protocol parameters change through governance", () => {
       ]) {
         assert.equal(res.status, 200, JSON.stringify(res.body));
       }
-      assert.equal(await usdcBalance(timelock), treasuryBefore + 300_000n, "the treasury keeps exactly 3%");
+      assert.equal(await feesAccrued(), feesBefore + 300_000n, "the escrow keeps exactly 3% for the treasury");
       assert.equal(await usdcBalance(agent.owner.address), ownerBefore + reward);
+      // Accrued fees reach the treasury in one sweep, which anyone may send.
+      const treasuryBefore = await usdcBalance(timelock);
+      const accrued = await feesAccrued();
+      const sweeper = await newPoster(0n);
+      await faucet(sweeper.address, 0n, 10n ** 17n);
+      const { account, wallet } = walletFromKey(sweeper.key);
+      const sweep = await wallet.writeContract({
+        address: deployments.contracts.RunEscrow.address,
+        abi: RunEscrowAbi,
+        functionName: "sweepFees",
+        account,
+        chain,
+      });
+      await publicClient.waitForTransactionReceipt({ hash: sweep });
+      assert.equal(await usdcBalance(timelock), treasuryBefore + accrued);
     } finally {
       await execute(restore);
       assert.equal(await feeBps(), 500n);

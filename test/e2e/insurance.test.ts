@@ -16,7 +16,7 @@ import {
   usdcOf,
   walletFromKey,
 } from "../support/agents.ts";
-import { chainTime, claim, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
+import { adminHeaders, chainTime, claim, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
 import { api, db, deployments, increaseTime, newWallet, publicClient, waitUntil } from "../support/stack.ts";
 
 after(() => db.end());
@@ -35,6 +35,9 @@ function fails(res: { status: number; body: any }, status: number, code: string)
   assert.equal(res.body.error.code, code, JSON.stringify(res.body));
   assert.equal(typeof res.body.error.message, "string");
 }
+
+const poolTotal = () =>
+  publicClient.readContract({ address: pool, abi: InsurancePoolAbi, functionName: "totalCoverage" });
 
 const coverageOnChain = (agentId: number) =>
   publicClient.readContract({
@@ -374,11 +377,10 @@ describe("insurance: coverage and withdrawal", () => {
   });
 });
 
-describe("insurance: claims after a failed run", () => {
-  it("the poster of a rejected run claims min(coverage, reward + fee) once; the claim is listed", async () => {
+describe("insurance: claims pay only verified losses, once per run", () => {
+  it("a rejected run's poster, refunded in full by the escrow, cannot also claim the agent's coverage", async () => {
     const poster = await newPoster();
     const agent = await stakedAgent();
-    // Insurance coverage smaller than reward + fee, so the payout is capped at the coverage.
     await faucet(agent.walletAddress, 6_000_000n);
     ok(await gaslessStake(agent, 6_000_000n));
     const run = await openRun(poster, { reward: 8_000_000n, maxRevisions: 0 });
@@ -389,7 +391,10 @@ describe("insurance: claims after a failed run", () => {
       bountyId: id,
       onchainRunId: run.onchainRunId,
       failedAgentId: null,
+      failureKind: null,
+      insuredLoss: "0",
       claimable: false,
+      refusal: "NO_FAILED_AGENT",
       claims: [],
     });
     const early = await signedAction(poster.key, "insurance-claim", "run", id);
@@ -398,36 +403,94 @@ describe("insurance: claims after a failed run", () => {
     ok(await claim(agent.owner.key, agent.owner.address, id, agent.agentId));
     ok(await step(agent.owner.key, id, "start", "start-run"));
     ok(await step(agent.owner.key, id, "submit", "submit-run", { deliverable: "wrong answer" }));
+    const beforeReject = await usdcBalance(poster.address);
     const rejected = ok(await step(poster.key, id, "reject", "reject-run", { reason: "wrong" }));
     assert.equal(rejected.run.state, "REJECTED");
+    const refunded = await usdcBalance(poster.address);
+    assert.equal(refunded, beforeReject + 8_000_000n + 400_000n, "the escrow refunds reward + fee in full");
 
     claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
     assert.equal(claims.failedAgentId, agent.agentId);
+    assert.equal(claims.failureKind, "REJECTED");
+    assert.equal(claims.insuredLoss, "0");
+    assert.equal(claims.claimable, false);
+    assert.equal(claims.refusal, "LOSS_NOT_VERIFIED");
+
+    const signed = await signedAction(poster.key, "insurance-claim", "run", id);
+    fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: signed }), 409, "LOSS_NOT_VERIFIED");
+    // Nothing moved: the poster has exactly its refund, the agent keeps all of its coverage.
+    assert.equal(await usdcBalance(poster.address), refunded);
+    assert.equal(await coverageOnChain(agent.agentId), 6_000_000n);
+    assert.equal(await usdcBalance(pool), await poolTotal());
+    assert.deepEqual(ok(await api("GET", `/api/insurance/bounty/${id}/claims`)).claims, []);
+  });
+
+  it("a claim timeout pays the run's value net of the stake slashed to the poster, once; the claim is listed", async () => {
+    const poster = await newPoster();
+    const agent = await stakedAgent(); // 20 USDC staked: a timeout slashes 10 to the poster
+    await faucet(agent.walletAddress, 50_000_000n);
+    ok(await gaslessStake(agent, 50_000_000n));
+    const run = await openRun(poster, { reward: 30_000_000n, deadlineIn: 30 * DAY });
+    const id = run.bountyId;
+    ok(await claim(agent.owner.key, agent.owner.address, id, agent.agentId));
+    await increaseTime(7 * DAY + 60);
+    const beforeTimeout = await usdcBalance(poster.address);
+    const timedOut = ok(await step(poster.key, id, "timeout-slash", "timeout-slash"));
+    assert.equal(timedOut.run.state, "TIMED_OUT");
+    const afterTimeout = await usdcBalance(poster.address);
+    assert.equal(afterTimeout, beforeTimeout + 31_500_000n + 10_000_000n, "refund + half of the 20 USDC stake");
+
+    const claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
+    assert.equal(claims.failureKind, "TIMED_OUT");
+    assert.equal(claims.insuredLoss, "21500000", "reward + fee (31.5) - slash already received (10)");
     assert.equal(claims.claimable, true);
-    assert.deepEqual(claims.claims, []);
 
     const notPoster = await signedAction(agent.owner.key, "insurance-claim", "run", id);
     fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: notPoster }), 403, "NOT_RUN_POSTER");
-
-    const posterBefore = await usdcBalance(poster.address);
     const signed = await signedAction(poster.key, "insurance-claim", "run", id);
     const paid = ok(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: signed }));
-    assert.equal(paid.claim.amountUsdc, "6000000", "capped at the coverage (reward + fee = 8,400,000)");
+    assert.equal(paid.claim.amountUsdc, "21500000");
     assert.equal(paid.claim.agentTokenId, agent.agentId);
     assert.equal(paid.claim.poster.toLowerCase(), poster.address.toLowerCase());
     assert.equal(paid.claim.bountyId, id);
-    assert.equal(await usdcBalance(poster.address), posterBefore + 6_000_000n);
-    assert.equal(await coverageOnChain(agent.agentId), 0n);
+    assert.equal(await usdcBalance(poster.address), afterTimeout + 21_500_000n);
+    assert.equal(await coverageOnChain(agent.agentId), 50_000_000n - 21_500_000n);
 
-    claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
-    assert.equal(claims.claimable, false);
-    assert.equal(claims.claims.length, 1);
-    assert.deepEqual(claims.claims[0], paid.claim);
-    assert.equal(claims.claims[0].txHash, paid.txHash);
+    const listed = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
+    assert.equal(listed.claimable, false);
+    assert.equal(listed.refusal, "ALREADY_CLAIMED");
+    assert.equal(listed.claims.length, 1);
+    assert.deepEqual(listed.claims[0], paid.claim);
+    assert.equal(listed.claims[0].txHash, paid.txHash);
 
     const again = await signedAction(poster.key, "insurance-claim", "run", id);
     fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: again }), 409, "ALREADY_CLAIMED");
+    assert.equal(await usdcBalance(poster.address), afterTimeout + 21_500_000n);
+    assert.equal(await usdcBalance(pool), await poolTotal());
     fails(await api("GET", "/api/insurance/bounty/999999/claims"), 404, "RUN_NOT_FOUND");
     fails(await api("GET", "/api/insurance/bounty/0/claims"), 400, "VALIDATION_ERROR");
+  });
+
+  it("a dispute the agent lost is a verified loss: capped by the coverage", async () => {
+    const poster = await newPoster();
+    const agent = await stakedAgent();
+    await faucet(agent.walletAddress, 6_000_000n);
+    ok(await gaslessStake(agent, 6_000_000n));
+    const run = await openRun(poster, { reward: 8_000_000n, maxRevisions: 0 });
+    const id = run.bountyId;
+    ok(await claim(agent.owner.key, agent.owner.address, id, agent.agentId));
+    ok(await step(agent.owner.key, id, "submit", "submit-run", { deliverable: "plagiarised" }));
+    ok(await step(poster.key, id, "dispute", "dispute-run", { reason: "plagiarised" }));
+    ok(await api("POST", `/api/runs/${id}/resolve`, { body: { outcome: "poster" }, headers: adminHeaders() }));
+    const claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
+    assert.equal(claims.failureKind, "DISPUTE_LOST");
+    // 8.4 reward + fee, minus the 10 USDC slashed to the poster: nothing left to insure.
+    assert.equal(claims.insuredLoss, "0");
+    assert.equal(claims.refusal, "NO_INSURED_LOSS");
+    const signed = await signedAction(poster.key, "insurance-claim", "run", id);
+    const before = await usdcBalance(poster.address);
+    fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: signed }), 409, "NO_INSURED_LOSS");
+    assert.equal(await usdcBalance(poster.address), before);
+    assert.equal(await coverageOnChain(agent.agentId), 6_000_000n);
   });
 });

@@ -3,7 +3,7 @@ import { after, afterEach, describe, it } from "node:test";
 import { buildActionMessage } from "@agenthub/api/client/signed-action";
 import { cidOf } from "@agenthub/api/lib/ipfs";
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
-import { type Address, keccak256, sha256, toHex } from "viem";
+import { keccak256, sha256, toHex } from "viem";
 import { claimAgent, registerAgent, signedAction, stakedAgent, walletFromKey } from "../support/agents.ts";
 import {
   adminHeaders,
@@ -13,6 +13,7 @@ import {
   escrowAddress,
   escrowLedger,
   escrowRun,
+  feesAccrued,
   fundWithPermit,
   newPoster,
   openRun,
@@ -35,7 +36,6 @@ afterEach(async () => {
 });
 
 type Agent = Awaited<ReturnType<typeof stakedAgent>>;
-const treasury = deployments.treasury as Address;
 const DAY = 24 * 3600;
 
 async function getRun(id: number) {
@@ -74,12 +74,12 @@ describe("runs: the full lifecycle", () => {
     const poster = await newPoster(100_000_000n);
     const agent = await stakedAgent();
     const before = await agentStats(agent.agentId);
-    const reward = 12_345_679n; // fee rounds down: 617_283
-    const fee = (reward * 500n) / 10_000n;
+    const reward = 12_345_679n; // fee rounds up: 617_284
+    const fee = 617_284n;
     const balances0 = {
       poster: await usdcBalance(poster.address),
       payee: await usdcBalance(agent.owner.address),
-      treasury: await usdcBalance(treasury),
+      fees: await feesAccrued(),
       escrow: await usdcBalance(escrowAddress),
     };
 
@@ -146,14 +146,14 @@ describe("runs: the full lifecycle", () => {
     assert.equal(resubmitted.deliverableHash, secondHash);
     assert.equal(resubmitted.deliverableUri, null);
 
-    // Approve: reward to the agent's owner, 5% fee to the treasury, nothing left in the escrow.
+    // Approve: reward to the agent's owner, the 5% fee accrues in the escrow for the treasury's next sweep.
     const approved = ok(await step(poster.key, id, "approve", "approve-run"));
     assert.equal(approved.run.state, "APPROVED");
     assert.match(approved.txHash, /^0x[0-9a-f]{64}$/);
     assert.equal(await usdcBalance(poster.address), balances0.poster - reward - fee);
     assert.equal(await usdcBalance(agent.owner.address), balances0.payee + reward);
-    assert.equal(await usdcBalance(treasury), balances0.treasury + fee);
-    assert.equal(await usdcBalance(escrowAddress), balances0.escrow);
+    assert.equal(await feesAccrued(), balances0.fees + fee);
+    assert.equal(await usdcBalance(escrowAddress), balances0.escrow + fee);
 
     // Reputation inputs: one claim, one completion.
     const stats = await agentStats(agent.agentId);
@@ -389,7 +389,7 @@ describe("runs: endings other than approval", () => {
     const id = run.bountyId;
     await claimedAndSubmitted(agent, id);
     const payeeBefore = await usdcBalance(agent.owner.address);
-    const treasuryBefore = await usdcBalance(treasury);
+    const feesBefore = await feesAccrued();
     const disputed = ok(await step(agent.owner.key, id, "dispute", "dispute-run", { reason: "poster went silent" }));
     assert.equal(disputed.run.state, "DISPUTED");
     fails(await step(poster.key, id, "approve", "approve-run"), 409, "INVALID_RUN_STATE");
@@ -404,7 +404,7 @@ describe("runs: endings other than approval", () => {
     );
     assert.equal(resolved.run.state, "APPROVED");
     assert.equal(await usdcBalance(agent.owner.address), payeeBefore + BigInt(run.reward));
-    assert.equal(await usdcBalance(treasury), treasuryBefore + BigInt(run.fee));
+    assert.equal(await feesAccrued(), feesBefore + BigInt(run.fee));
     assert.equal((await agentStats(agent.agentId)).completions, 1);
     fails(
       await api("POST", `/api/runs/${id}/resolve`, { body: { outcome: "agent" }, headers: adminHeaders() }),
@@ -554,9 +554,11 @@ describe("runs: claiming", () => {
     const poster = await newPoster();
     const agent = await stakedAgent();
     for (let i = 0; i < 5; i++) {
-      const run = await openRun(poster, { reward: 1_000_000n, maxRevisions: 0, deadlineIn: 60 * DAY });
+      // Five distinct posters: one poster counts at most one run a day toward an agent's reputation.
+      const by = i === 0 ? poster : await newPoster();
+      const run = await openRun(by, { reward: 1_000_000n, maxRevisions: 0, deadlineIn: 60 * DAY });
       await claimedAndSubmitted(agent, run.bountyId);
-      ok(await step(poster.key, run.bountyId, "approve", "approve-run"));
+      ok(await step(by.key, run.bountyId, "approve", "approve-run"));
     }
     const stats = await agentStats(agent.agentId);
     assert.equal(stats.completions, 5);

@@ -105,17 +105,25 @@ export async function claim(key: Hex, walletAddress: Address, id: number, agentI
 
 export const adminHeaders = () => ({ authorization: `Bearer ${stack.secrets.adminToken}` });
 
+/** Fees the escrow kept on completed runs and has not swept to the treasury yet. */
+export const feesAccrued = () =>
+  publicClient.readContract({ address: escrowAddress, abi: RunEscrowAbi, functionName: "feesAccrued" });
+
 /**
- * The escrow invariant, three ways: its USDC balance, its own ledger (totalOwed) and the indexed sum of
- * reward + fee over runs still held must all agree.
+ * The escrow invariant, three ways: its USDC balance, its own ledger (totalOwed) and the indexed sum of what it
+ * owes (reward + fee of runs still held, fees kept on completed runs not swept yet, credits of failed payments)
+ * must all agree.
  */
 export async function escrowLedger() {
   const [balance, owed, held] = await Promise.all([
     usdcBalance(escrowAddress),
     publicClient.readContract({ address: escrowAddress, abi: RunEscrowAbi, functionName: "totalOwed" }),
     db.query<{ s: string }>(
-      `select coalesce(sum(reward + fee), 0)::text s from ${schema}.run
-        where state in ('Open', 'Claimed', 'InProgress', 'Submitted', 'RevisionRequested', 'Disputed')`,
+      `select ((select coalesce(sum(reward + fee), 0) from ${schema}.run
+                 where state in ('Open', 'Claimed', 'InProgress', 'Submitted', 'RevisionRequested', 'Disputed'))
+             + (select coalesce(sum(fee), 0) from ${schema}.run where state = 'Completed')
+             - (select coalesce(sum(amount), 0) from ${schema}.fee_sweep)
+             + (select coalesce(sum(amount), 0) from ${schema}.payment_credit where contract = 'RunEscrow'))::text s`,
     ),
   ]);
   return { balance, owed, held: BigInt(held.rows[0]!.s) };

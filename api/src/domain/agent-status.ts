@@ -1,18 +1,21 @@
-// The trust ladder, derived from indexed chain facts (stake, slashes, completions) and chain time.
+// The trust ladder: FROZEN and BANNED are the StakeVault's own trust state (indexed from TrustStateChanged; the
+// contracts refuse claims and, for banned agents, deposits); the rest is derived from indexed stake, completions
+// and chain time.
 export const MIN_STAKE = 20_000_000n;
 export const ESTABLISHED_AFTER_SECONDS = 30n * 24n * 3600n;
 export const ESTABLISHED_COMPLETIONS = 5;
-export const BAN_AFTER_FULL_SLASHES = 3;
 
 export type AgentStatus = "UNVERIFIED" | "PROVISIONAL" | "ESTABLISHED" | "FROZEN" | "BANNED";
+/** IStakeVault.TrustState as the indexer names it. */
+export type TrustState = "Good" | "Frozen" | "Banned";
 
 export interface StakeFacts {
   amount: bigint;
   pendingWithdrawal: bigint;
   stakedAt: bigint | null;
-  lastStakeSeq: bigint | null;
-  lastSlashSeq: bigint | null;
-  fullSlashCount: number;
+  trustState: TrustState;
+  /** Slashes the vault counted (the third bans). */
+  strikes: number;
 }
 
 export function activeStake(stake: StakeFacts | null): bigint {
@@ -20,16 +23,15 @@ export function activeStake(stake: StakeFacts | null): bigint {
 }
 
 /**
- * BANNED after 3 full slashes (permanent); FROZEN after a slash until the agent stakes again to at least the
- * minimum; PROVISIONAL with the minimum staked; ESTABLISHED after 30 days staked and 5 completions.
+ * BANNED and FROZEN as the vault says (a slash freezes, the third slash or governance bans, staking back to the
+ * minimum unfreezes); otherwise PROVISIONAL with the minimum active, ESTABLISHED after 30 days staked and 5
+ * completions, else UNVERIFIED.
  */
 export function deriveStatus(stake: StakeFacts | null, completions: number, now: bigint): AgentStatus {
   if (!stake) return "UNVERIFIED";
-  if (stake.fullSlashCount >= BAN_AFTER_FULL_SLASHES) return "BANNED";
-  const active = activeStake(stake);
-  const slashedSinceLastStake = stake.lastSlashSeq !== null && (stake.lastStakeSeq ?? 0n) < stake.lastSlashSeq;
-  if (slashedSinceLastStake) return "FROZEN";
-  if (active < MIN_STAKE) return stake.lastSlashSeq !== null && active > 0n ? "FROZEN" : "UNVERIFIED";
+  if (stake.trustState === "Banned") return "BANNED";
+  if (stake.trustState === "Frozen") return "FROZEN";
+  if (activeStake(stake) < MIN_STAKE) return "UNVERIFIED";
   if (
     stake.stakedAt !== null &&
     now - stake.stakedAt >= ESTABLISHED_AFTER_SECONDS &&
@@ -41,3 +43,8 @@ export function deriveStatus(stake: StakeFacts | null, completions: number, now:
 }
 
 export const canClaimRuns = (status: AgentStatus) => status === "PROVISIONAL" || status === "ESTABLISHED";
+
+/** The indexer's trust_state column (null when the agent never staked nor was banned). */
+export function toTrustState(value: string | null): TrustState {
+  return value === "Frozen" || value === "Banned" ? value : "Good";
+}

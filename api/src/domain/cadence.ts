@@ -33,9 +33,9 @@ export const SUBSCRIPTION_LIMITS = {
  */
 const MAX_MATCHES = 8;
 
-/** Platform fee in basis points (the escrow's FEE_BPS: 5%). */
-export const FEE_BPS = 500n;
-export const feeOf = (reward: bigint) => (reward * FEE_BPS) / 10_000n;
+import { feeOf } from "./fee.ts";
+
+export { FEE_BPS, feeOf } from "./fee.ts";
 
 export interface Cadence {
   /** The cadence phrases found, normalized: "daily for 30 days". */

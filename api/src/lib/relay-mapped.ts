@@ -7,7 +7,7 @@ import type { Abi, ContractFunctionArgs, ContractFunctionName } from "viem";
 import type { Deps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 
-export type RevertCodes = Record<string, { status: 400 | 403 | 409; code: string }>;
+export type RevertCodes = Record<string, { status: 400 | 403 | 409 | 429; code: string }>;
 
 export async function relayMapped<const abi extends Abi, name extends ContractFunctionName<abi, "nonpayable">>(
   deps: Deps,

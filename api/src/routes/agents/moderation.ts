@@ -1,6 +1,5 @@
 import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
-import { zeroAddress } from "viem";
 import type { Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
@@ -8,8 +7,10 @@ import { ApiError, errors } from "../../errors.ts";
 import { requireAdmin } from "../../lib/admin.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { clientIp } from "../../lib/client-ip.ts";
+import { stakeEventCount } from "../../lib/indexed-events.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit } from "../../lib/rate-limit.ts";
+import { relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { findAgent, slashHistory, statusOf } from "./repository.ts";
@@ -58,7 +59,7 @@ const slashRoute = createRoute({
   path: "/api/agents/{id}/slash",
   tags: ["moderation"],
   summary:
-    "Admin: slash a percentage of the agent's stake to the treasury (on chain). Send an Idempotency-Key header: a retry with the same key answers the first slash instead of slashing twice",
+    "Admin: slash a percentage of the agent's stake to the treasury (on chain; counts a strike: FROZEN, BANNED at the third; at most 10 moderation slashes per day, else 429 SLASH_RATE_LIMITED). Send an Idempotency-Key header: a retry with the same key answers the first slash instead of slashing twice",
   security: [{ adminToken: [] }],
   middleware: [requireAdmin] as const,
   request: {
@@ -85,7 +86,7 @@ const slashRoute = createRoute({
       }),
       "Slashed",
     ),
-    ...errorResponses(400, 401, 404, 409),
+    ...errorResponses(400, 401, 404, 409, 429),
   },
 });
 
@@ -164,22 +165,35 @@ export const moderationRoutes = router()
         throw new ApiError(400, "INSUFFICIENT_STAKE", "the agent has no stake to slash");
       }
     }
-    const relayed = await deps.relayer.call(
+    // The vault sends moderation slashes to the treasury, needs a reason and limits how many it takes per day.
+    const relayed = await relayMapped(
+      deps,
       "StakeVault",
       StakeVaultAbi,
       "slash",
-      [BigInt(id), BigInt(bps), zeroAddress, reason],
+      [BigInt(id), BigInt(bps), reason],
       key === undefined ? undefined : `admin-slash:${key}`,
-    );
+      { StakeVaultSlashRateLimited: { status: 429, code: "SLASH_RATE_LIMITED" } },
+    ).catch(async (error) => {
+      // Refused in the relayer's simulation: nothing was sent, so the key may be used again later.
+      if (key !== undefined && error instanceof ApiError && error.code === "SLASH_RATE_LIMITED") {
+        await deps.pool.query("delete from api.admin_slash where idempotency_key = $1", [key]);
+      }
+      throw error;
+    });
+    // The slash and the trust state it sets (FROZEN, or BANNED at the third strike) are both indexed.
+    const rows = stakeEventCount(deps.deployments.contracts.StakeVault.address, relayed.logs);
     const slashed = await waitForIndexer(
       `slash ${relayed.txHash}`,
-      async () =>
-        (
-          await deps.pool.query<{ amount: string }>(
-            `select amount::text from ${deps.env.INDEXER_SCHEMA}.stake_event where tx_hash = $1 and kind = 'SLASHED'`,
-            [relayed.txHash],
-          )
-        ).rows[0],
+      async () => {
+        const r = await deps.pool.query<{ amount: string | null; n: number }>(
+          `select max(amount) filter (where kind = 'SLASHED')::text amount, count(*)::int n
+             from ${deps.env.INDEXER_SCHEMA}.stake_event where tx_hash = $1`,
+          [relayed.txHash],
+        );
+        const row = r.rows[0];
+        return row && row.n >= rows && row.amount !== null ? { amount: row.amount } : undefined;
+      },
       deps.env.INDEXER_WAIT_MS,
     );
     const updated = (await findAgent(deps, id))!;

@@ -1,6 +1,6 @@
 // Reads agents from the indexer's views (chain facts) joined with API-owned tables (profile, reputation).
 import type { Deps } from "../../context.ts";
-import { type AgentStatus, deriveStatus, type StakeFacts } from "../../domain/agent-status.ts";
+import { type AgentStatus, deriveStatus, type StakeFacts, toTrustState } from "../../domain/agent-status.ts";
 
 export interface AgentRecord {
   id: number;
@@ -50,9 +50,8 @@ interface Row {
   amount: string | null;
   pending_withdrawal: string | null;
   staked_at: string | null;
-  last_stake_seq: string | null;
-  last_slash_seq: string | null;
-  full_slash_count: number | null;
+  trust_state: string | null;
+  strikes: number | null;
   completions: number | null;
   total_claimed: number | null;
   total_volume: string | null;
@@ -65,8 +64,7 @@ export function agentSelect(schema: string): string {
   return `
   select a.id::text, a.owner, a.wallet, a.wallet_bound, a.metadata_uri, a.claimed, a.registered_at::text,
          p.name, p.description, p.capabilities, p.programming_langs, p.domains, p.tools, p.endpoints, p.image,
-         s.amount::text, s.pending_withdrawal::text, s.staked_at::text, s.last_stake_seq::text, s.last_slash_seq::text,
-         s.full_slash_count,
+         s.amount::text, s.pending_withdrawal::text, s.staked_at::text, s.trust_state, s.strikes,
          st.completions, st.total_claimed, st.total_volume::text,
          r.score,
          (select count(*) from api.agent_report ar where ar.agent_id = a.id)::text as report_count,
@@ -107,9 +105,8 @@ export function toAgentRecord(row: Row): AgentRecord {
             amount: BigInt(row.amount),
             pendingWithdrawal: BigInt(row.pending_withdrawal ?? "0"),
             stakedAt: big(row.staked_at),
-            lastStakeSeq: big(row.last_stake_seq),
-            lastSlashSeq: big(row.last_slash_seq),
-            fullSlashCount: row.full_slash_count ?? 0,
+            trustState: toTrustState(row.trust_state),
+            strikes: row.strikes ?? 0,
           },
     stakedAt: big(row.staked_at),
     completions: row.completions ?? 0,

@@ -1,7 +1,7 @@
 // Insurance: agents' USDC coverage in the InsurancePool. Stakes are gasless (EIP-2612 permit relayed through
 // stakeWithPermit) or the wallet's own stake() transaction; withdrawals are signed by the agent's owner or wallet
 // and relayed (request, then complete after the 14-day cooldown); a failed run's poster claims against the coverage.
-import { InsurancePoolAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
+import { InsurancePoolAbi } from "@agenthub/common/generated/abis";
 import { createRoute } from "@hono/zod-openapi";
 import { getAddress, type Hex, isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
@@ -19,12 +19,12 @@ import { findAgent, isoFromSeconds } from "../agents/repository.ts";
 import { chainNow } from "../runs/escrow.ts";
 import { getRun } from "../runs/repository.ts";
 import {
+  claimability,
   claimsOfRun,
   coverageOf,
   coverageSummary,
   hasCoverage,
   indexedInsuranceTx,
-  isClaimed,
   pendingWithdrawal,
   stakeEntries,
 } from "./repository.ts";
@@ -58,6 +58,8 @@ const REVERTS: RevertCodes = {
   InsurancePoolAlreadyClaimed: { status: 409, code: "ALREADY_CLAIMED" },
   InsurancePoolNoCoverage: { status: 409, code: "NO_COVERAGE" },
   InsurancePoolNoFailure: { status: 409, code: "NO_FAILED_AGENT" },
+  InsurancePoolLossNotVerified: { status: 409, code: "LOSS_NOT_VERIFIED" },
+  InsurancePoolNoLoss: { status: 409, code: "NO_INSURED_LOSS" },
   ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
   ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
 };
@@ -125,11 +127,27 @@ const claimRoute = createRoute({
   path: "/api/insurance/bounty/{bountyId}/claims",
   tags: TAG,
   summary:
-    "The run's poster claims against the failed agent's coverage (signed action insurance-claim:run:<bountyId>); " +
-    "pays min(coverage, reward + fee) to the poster",
+    "The run's poster claims against the failed agent's coverage (signed action insurance-claim:run:<bountyId>). " +
+    "Only a verified loss pays (the agent timed out or lost a dispute; a rejection is refunded by the escrow: " +
+    "409 LOSS_NOT_VERIFIED), once per run, min(coverage, reward + fee - stake already slashed to the poster)",
   request: { params: bountyIdParam, body: jsonBody(claimBody) },
   responses: { 200: json(claimResult, "Claim paid"), ...errorResponses(400, 401, 403, 404, 409) },
 });
+
+function refusalMessage(state: Awaited<ReturnType<typeof claimability>>, bountyId: number): string {
+  switch (state.refusal) {
+    case "NO_FAILED_AGENT":
+      return `no agent has failed run ${bountyId}`;
+    case "LOSS_NOT_VERIFIED":
+      return `agent ${state.failedAgentId} was rejected on run ${bountyId}: a rejection is the poster's own call and the escrow refunded reward + fee in full; insurance pays only timeouts and lost disputes`;
+    case "ALREADY_CLAIMED":
+      return `run ${bountyId} was already paid by insurance (one payout per run)`;
+    case "NO_INSURED_LOSS":
+      return `the stake slashed to the poster already covers run ${bountyId}'s reward + fee`;
+    default:
+      return `agent ${state.failedAgentId} has no insurance coverage`;
+  }
+}
 
 async function requireAgent(deps: Deps, id: number) {
   const agent = await findAgent(deps, id);
@@ -340,28 +358,33 @@ export const insuranceRoutes = router()
     const deps = c.get("deps");
     const { bountyId } = c.req.valid("param");
     const run = await getRun(deps, bountyId);
-    if (run.onchainRunId === null)
-      return c.json({ bountyId, onchainRunId: null, failedAgentId: null, claimable: false, claims: [] }, 200);
+    if (run.onchainRunId === null) {
+      return c.json(
+        {
+          bountyId,
+          onchainRunId: null,
+          failedAgentId: null,
+          failureKind: null,
+          insuredLoss: "0",
+          claimable: false,
+          refusal: "NO_FAILED_AGENT",
+          claims: [],
+        },
+        200,
+      );
+    }
     const runId = run.onchainRunId;
-    const failed = await deps.chain.readContract({
-      address: deps.deployments.contracts.RunEscrow.address,
-      abi: RunEscrowAbi,
-      functionName: "failedAgentOf",
-      args: [runId],
-    });
-    const claimable = failed !== 0n && !(await isClaimed(deps, runId, failed)) && (await coverageOf(deps, failed)) > 0n;
-    const claims = (await claimsOfRun(deps, runId)).map((cl) => ({
-      bountyId,
-      onchainRunId: runId.toString(),
-      ...cl,
-    }));
+    const [state, paid] = await Promise.all([claimability(deps, runId), claimsOfRun(deps, runId)]);
     return c.json(
       {
         bountyId,
         onchainRunId: runId.toString(),
-        failedAgentId: failed === 0n ? null : Number(failed),
-        claimable,
-        claims,
+        failedAgentId: state.failedAgentId === 0n ? null : Number(state.failedAgentId),
+        failureKind: state.failureKind,
+        insuredLoss: state.insuredLoss.toString(),
+        claimable: state.refusal === null,
+        refusal: state.refusal,
+        claims: paid.map((cl) => ({ bountyId, onchainRunId: runId.toString(), ...cl })),
       },
       200,
     );
@@ -377,24 +400,16 @@ export const insuranceRoutes = router()
     if (run.onchainRunId === null)
       throw errors.conflict("NO_FAILED_AGENT", `run ${bountyId} was never funded, so no agent failed it`);
     const runId = run.onchainRunId;
-    const failed = await deps.chain.readContract({
-      address: deps.deployments.contracts.RunEscrow.address,
-      abi: RunEscrowAbi,
-      functionName: "failedAgentOf",
-      args: [runId],
-    });
-    if (failed === 0n) throw errors.conflict("NO_FAILED_AGENT", `no agent has failed run ${bountyId}`);
-    if (await isClaimed(deps, runId, failed))
-      throw errors.conflict("ALREADY_CLAIMED", `run ${bountyId} was already claimed against agent ${failed}`);
-    if ((await coverageOf(deps, failed)) === 0n)
-      throw errors.conflict("NO_COVERAGE", `agent ${failed} has no insurance coverage`);
+    const state = await claimability(deps, runId);
+    const failed = state.failedAgentId;
+    if (state.refusal !== null) throw errors.conflict(state.refusal, refusalMessage(state, bountyId));
     const relayed = await relayMapped(
       deps,
       "InsurancePool",
       InsurancePoolAbi,
       "claim",
       [runId],
-      `insurance-claim:${runId}:${failed}`,
+      `insurance-claim:${runId}`,
       REVERTS,
     );
     await waitForInsuranceTx(deps, relayed.txHash, "CLAIM_PAID");

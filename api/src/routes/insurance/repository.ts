@@ -1,5 +1,5 @@
 // Insurance facts: balances come from the InsurancePool itself (chain wins), history from the indexer's views.
-import { InsurancePoolAbi } from "@agenthub/common/generated/abis";
+import { InsurancePoolAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
 import type { Deps } from "../../context.ts";
 import { isoFromSeconds } from "../agents/repository.ts";
 
@@ -56,8 +56,48 @@ export async function coverageOf(deps: Deps, agentId: number | bigint): Promise<
   return deps.chain.readContract({ ...pool(deps), functionName: "coverageOf", args: [BigInt(agentId)] });
 }
 
-export async function isClaimed(deps: Deps, runId: bigint, agentId: bigint): Promise<boolean> {
-  return deps.chain.readContract({ ...pool(deps), functionName: "isClaimed", args: [runId, agentId] });
+/** IRunEscrow.FailureKind by index, as the API names it. */
+const FAILURE_KINDS = [null, "REJECTED", "TIMED_OUT", "DISPUTE_LOST"] as const;
+export type FailureKind = Exclude<(typeof FAILURE_KINDS)[number], null>;
+
+export interface Claimability {
+  failedAgentId: bigint;
+  failureKind: FailureKind | null;
+  /** The poster's insured loss: reward + fee minus the stake already slashed to it for that failure (0 if none). */
+  insuredLoss: bigint;
+  claimed: boolean;
+  coverage: bigint;
+  /** Why a claim is not possible now (null when it is), as the claim route's error code. */
+  refusal: "NO_FAILED_AGENT" | "LOSS_NOT_VERIFIED" | "ALREADY_CLAIMED" | "NO_INSURED_LOSS" | "NO_COVERAGE" | null;
+}
+
+/**
+ * Whether the poster of on-chain run `runId` may claim, read from the chain (escrow failure record, pool): only a
+ * verified failure (timeout, lost dispute) pays, once per run, at most the loss net of the slash the poster got.
+ */
+export async function claimability(deps: Deps, runId: bigint): Promise<Claimability> {
+  const escrow = { address: deps.deployments.contracts.RunEscrow.address, abi: RunEscrowAbi };
+  const [[agentId, kind, slashed], run, claimed] = await Promise.all([
+    deps.chain.readContract({ ...escrow, functionName: "failureOf", args: [runId] }),
+    deps.chain.readContract({ ...escrow, functionName: "getRun", args: [runId] }),
+    deps.chain.readContract({ ...pool(deps), functionName: "isClaimed", args: [runId] }),
+  ]);
+  const damages = run.reward + run.fee;
+  const insuredLoss = agentId !== 0n && kind !== 1 && slashed < damages ? damages - slashed : 0n;
+  const coverage = agentId === 0n ? 0n : await coverageOf(deps, agentId);
+  const refusal =
+    agentId === 0n
+      ? "NO_FAILED_AGENT"
+      : kind === 1
+        ? "LOSS_NOT_VERIFIED"
+        : claimed
+          ? "ALREADY_CLAIMED"
+          : insuredLoss === 0n
+            ? "NO_INSURED_LOSS"
+            : coverage === 0n
+              ? "NO_COVERAGE"
+              : null;
+  return { failedAgentId: agentId, failureKind: FAILURE_KINDS[kind] ?? null, insuredLoss, claimed, coverage, refusal };
 }
 
 export async function stakeEntries(deps: Deps, agentId: number, limit: number, offset: number) {

@@ -149,7 +149,18 @@ export const bountyClaims = z
     bountyId: z.number(),
     onchainRunId: z.string().nullable(),
     failedAgentId: z.number().nullable().openapi({ description: "on-chain failedAgentOf(run), null if none" }),
+    failureKind: z
+      .enum(["REJECTED", "TIMED_OUT", "DISPUTE_LOST"])
+      .nullable()
+      .openapi({ description: "how the agent failed; only TIMED_OUT and DISPUTE_LOST are insured losses" }),
+    insuredLoss: z.string().openapi({
+      description: "reward + fee minus the stake already slashed to the poster for this failure (0 if not insured)",
+    }),
     claimable: z.boolean().openapi({ description: "a claim against failedAgentId's coverage is possible now" }),
+    refusal: z
+      .string()
+      .nullable()
+      .openapi({ description: "why a claim is not possible now (the claim's error code), null when claimable" }),
     claims: z.array(claimEntry),
   })
   .openapi("InsuranceBountyClaims");

@@ -17,7 +17,7 @@ import { emitOrgEvent } from "../../webhooks/emit.ts";
 import { findAgent, statusOf } from "../agents/repository.ts";
 import { agentStatus } from "../agents/schemas.ts";
 import { checkClaim } from "./eligibility.ts";
-import { chainNow, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
+import { chainNow, claimTimeout, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
 import { getRun, isoFromSeconds, type RunRecord } from "./repository.ts";
 import {
   claimBody,
@@ -149,7 +149,7 @@ const submitRoute = signedRoute(
 );
 const approveRoute = signedRoute(
   "approve",
-  "Poster approves: reward to the agent's owner, fee to the treasury -> APPROVED (approve-run)",
+  "Poster approves: reward to the agent's owner, fee accrued for the treasury -> APPROVED (approve-run)",
   signedOnly,
 );
 const revisionRoute = signedRoute(
@@ -174,7 +174,7 @@ const cancelRoute = signedRoute(
 );
 const timeoutRoute = signedRoute(
   "timeout-slash",
-  "Poster slashes an agent with no submission 7 days after its claim: refund + stake slash -> TIMED_OUT (timeout-slash)",
+  "Poster slashes an agent with no submission 7 days after its claim, or no resubmission 7 days after a revision request: refund + stake slash -> TIMED_OUT (timeout-slash)",
   signedOnly,
 );
 const resolveRoute = createRoute({
@@ -339,7 +339,8 @@ export const actionRoutes = router()
           return relayEscrow(deps, "requestRevision", [onchain(run)]);
         },
         detail: () => ({ feedback }),
-        done: (run) => `Revision ${run.revisions} of ${run.maxRevisions} requested for run ${run.id}.`,
+        done: (run) =>
+          `Revision ${run.revisions} of ${run.maxRevisions} requested for run ${run.id}; if the agent does not resubmit in time (the escrow's claim timeout, from now) the poster may slash its stake.`,
       }),
       200,
     );
@@ -406,21 +407,25 @@ export const actionRoutes = router()
       await runStep(c, id, body, {
         action: "timeout-slash",
         actor: "poster",
-        from: ["CLAIMED", "IN_PROGRESS"],
+        from: ["CLAIMED", "IN_PROGRESS", "REVISION_REQUESTED"],
         verb: "timeout-slash",
         send: async (deps, run) => {
-          const availableAt = run.claimedAt! + CLAIM_TIMEOUT_SECONDS;
+          // The escrow's timeout (a governance parameter) runs from the claim, or from the last revision request.
+          const revision = run.state === "REVISION_REQUESTED";
+          const availableAt = (revision ? run.revisionRequestedAt! : run.claimedAt!) + (await claimTimeout(deps));
           if ((await chainNow(deps)) < availableAt) {
             throw errors.conflict(
               "TIMEOUT_NOT_REACHED",
-              `the agent has until ${isoFromSeconds(availableAt)} (7 days after its claim) to submit`,
+              revision
+                ? `the agent has until ${isoFromSeconds(availableAt)} to resubmit after the revision request`
+                : `the agent has until ${isoFromSeconds(availableAt)} to submit after its claim`,
             );
           }
           return relayEscrow(deps, "timeoutSlash", [onchain(run)]);
         },
         detail: (run) => ({ agentId: run.agentId }),
         done: (run) =>
-          `Run ${run.id} TIMED_OUT: reward + fee refunded, agent ${run.failedAgentId}'s stake slashed to the poster; the agent is FROZEN until it stakes again.`,
+          `Run ${run.id} TIMED_OUT: reward + fee refunded, agent ${run.failedAgentId}'s stake slashed to the poster; the agent is FROZEN until it stakes again (BANNED at its third slash).`,
       }),
       200,
     );

@@ -4,10 +4,10 @@ import { randomUUID } from "node:crypto";
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import type { RelayResult } from "@agenthub/relayer/relayer";
 import type { ContractFunctionArgs, ContractFunctionName } from "viem";
-import { isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { ChainClock } from "../../lib/chain-time.ts";
+import { runEventCount, stakeEventCount } from "../../lib/indexed-events.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 
@@ -43,6 +43,15 @@ export async function withRunLock<T>(deps: Deps, id: number, fn: () => Promise<T
   }
 }
 
+/** RunEscrow's claim timeout (a governance parameter): also the time an agent has to resubmit after a revision request. */
+export async function claimTimeout(deps: Deps): Promise<bigint> {
+  return deps.chain.readContract({
+    address: deps.deployments.contracts.RunEscrow.address,
+    abi: RunEscrowAbi,
+    functionName: "claimTimeout",
+  });
+}
+
 /** Latest chain time, uncached: deadline and timeout checks must agree with the next block. */
 export const chainNow = (deps: Deps) => new ChainClock(deps.chain, 0).now();
 
@@ -52,7 +61,11 @@ type EscrowWrite = ContractFunctionName<typeof RunEscrowAbi, "nonpayable">;
 const REVERT_CODES: RevertCodes = {
   RunEscrowInvalidState: { status: 409, code: "INVALID_RUN_STATE" },
   RunEscrowDeadlinePassed: { status: 400, code: "DEADLINE_PASSED" },
-  RunEscrowInsufficientStake: { status: 403, code: "INSUFFICIENT_STAKE" },
+  // The vault's lock at claim time: trust state and minimum active stake, as the chain sees them.
+  StakeVaultInsufficientStake: { status: 403, code: "INSUFFICIENT_STAKE" },
+  StakeVaultAgentFrozen: { status: 403, code: "AGENT_FROZEN" },
+  StakeVaultAgentBanned: { status: 403, code: "AGENT_BANNED" },
+  StakeVaultTooManyLocks: { status: 409, code: "TOO_MANY_RUNS" },
   RunEscrowRevisionsExhausted: { status: 409, code: "REVISIONS_EXHAUSTED" },
   RunEscrowRevisionsRemaining: { status: 409, code: "REVISIONS_REMAINING" },
   RunEscrowTimeoutNotReached: { status: 409, code: "TIMEOUT_NOT_REACHED" },
@@ -77,13 +90,14 @@ export async function relayEscrow<name extends EscrowWrite>(
 }
 
 /**
- * Waits until the indexer has every RunEscrow event (chain.run_event) and StakeVault slash (chain.stake_event)
- * of the transaction, so the answer reflects the indexed result. Bounded by INDEXER_WAIT_MS (504 INDEXER_LAGGING).
+ * Waits until the indexer has every RunEscrow event (chain.run_event) and StakeVault slash and trust change
+ * (chain.stake_event) of the transaction, so the answer reflects the indexed result (status FROZEN / BANNED
+ * included). Bounded by INDEXER_WAIT_MS (504 INDEXER_LAGGING).
  */
 export async function waitForRunTx(deps: Deps, result: Pick<RelayResult, "txHash" | "logs">): Promise<void> {
   const { RunEscrow, StakeVault } = deps.deployments.contracts;
-  const escrowLogs = result.logs.filter((l) => isAddressEqual(l.address, RunEscrow.address)).length;
-  const vaultLogs = result.logs.filter((l) => isAddressEqual(l.address, StakeVault.address)).length;
+  const escrowLogs = runEventCount(RunEscrow.address, result.logs);
+  const vaultLogs = stakeEventCount(StakeVault.address, result.logs);
   const schema = deps.env.INDEXER_SCHEMA;
   const hash = result.txHash.toLowerCase();
   await waitForIndexer(
@@ -95,7 +109,7 @@ export async function waitForRunTx(deps: Deps, result: Pick<RelayResult, "txHash
         [hash],
       );
       const row = r.rows[0]!;
-      return row.runs >= escrowLogs && (vaultLogs === 0 || row.stakes >= 1) ? true : undefined;
+      return row.runs >= escrowLogs && row.stakes >= vaultLogs ? true : undefined;
     },
     deps.env.INDEXER_WAIT_MS,
   );

@@ -1,6 +1,5 @@
 // Reads runs: the API's draft row joined with the indexer's view of the escrow (chain wins once funded).
 import type { Deps } from "../../context.ts";
-import { activeStake } from "../../domain/agent-status.ts";
 import { errors } from "../../errors.ts";
 import { currentFeeBps } from "../../lib/protocol.ts";
 import { isoFromSeconds } from "../agents/repository.ts";
@@ -27,6 +26,8 @@ export interface RunRecord {
   agentStake: bigint | null;
   claimedAt: bigint | null;
   submittedAt: bigint | null;
+  /** Chain time of the last revision request (the agent must resubmit within RevisionRequested's timeout). */
+  revisionRequestedAt: bigint | null;
   deliverableHash: string | null;
   failedAgentId: number | null;
   fundingTx: string | null;
@@ -54,6 +55,7 @@ interface Row {
   c_agent_id: string | null;
   c_claimed_at: string | null;
   c_submitted_at: string | null;
+  c_revision_requested_at: string | null;
   c_deliverable_hash: string | null;
   c_metadata_uri: string | null;
   c_failed_agent_id: string | null;
@@ -72,6 +74,7 @@ function runSelect(schema: string): string {
          c.state c_state, c.reward::text c_reward, c.fee::text c_fee, c.deadline::text c_deadline,
          c.max_revisions c_max_revisions, c.revisions c_revisions, c.agent_id::text c_agent_id,
          c.claimed_at::text c_claimed_at, c.submitted_at::text c_submitted_at, c.deliverable_hash c_deliverable_hash,
+         c.revision_requested_at::text c_revision_requested_at,
          c.metadata_uri c_metadata_uri, c.failed_agent_id::text c_failed_agent_id,
          a.wallet a_wallet, a.wallet_bound a_wallet_bound, a.owner a_owner, s.amount::text s_amount, s.pending_withdrawal::text s_pending,
          (select ra.signer from api.run_action ra
@@ -113,20 +116,12 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
     agentStake:
       agentId === null || !indexed
         ? null
-        : activeStake(
-            row.s_amount === null
-              ? null
-              : {
-                  amount: BigInt(row.s_amount),
-                  pendingWithdrawal: BigInt(row.s_pending ?? "0"),
-                  stakedAt: null,
-                  lastStakeSeq: null,
-                  lastSlashSeq: null,
-                  fullSlashCount: 0,
-                },
-          ),
+        : row.s_amount === null
+          ? 0n
+          : BigInt(row.s_amount) - BigInt(row.s_pending ?? "0"),
     claimedAt: big(row.c_claimed_at),
     submittedAt: big(row.c_submitted_at),
+    revisionRequestedAt: big(row.c_revision_requested_at),
     deliverableHash: row.c_deliverable_hash,
     failedAgentId: num(row.c_failed_agent_id),
     fundingTx: row.funding_tx,
