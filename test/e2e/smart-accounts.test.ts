@@ -167,6 +167,29 @@ describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", (
     }).then((row) => assert.equal(row.account.toLowerCase(), agent.owner.address.toLowerCase()));
   });
 
+  it("insures itself and requests the coverage withdrawal itself; USDC to the base unit", async () => {
+    const pool = deployments.contracts.InsurancePool.address;
+    const [agentUsdc, poolUsdc] = await Promise.all([usdcBalance(agent.owner.address), usdcBalance(pool)]);
+    for (const [name, calls] of [
+      ["insure", actions.insure(agent.agentId, 5_000_000n)],
+      ["requestCoverageWithdrawal", actions.requestCoverageWithdrawal(agent.agentId, 5_000_000n)],
+    ] as const) {
+      const sent = await agent.account.send(calls);
+      receipts.push({ step: name, ...sent, gas: sent.actualGasUsed });
+    }
+    assert.equal(await usdcBalance(agent.owner.address), agentUsdc - 5_000_000n);
+    assert.equal(await usdcBalance(pool), poolUsdc + 5_000_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+    const row = await waitUntil("the coverage withdrawal request in the index", async () => {
+      const r = await db.query(
+        `select account from ${schema}.insurance_event where agent_id = $1 and kind = 'WITHDRAWAL_REQUESTED'`,
+        [agent.agentId.toString()],
+      );
+      return r.rows[0];
+    });
+    assert.equal(row.account, agent.owner.address.toLowerCase(), "the agent, not the bundler");
+  });
+
   it("the indexer shows the agent as the actor, never the bundler", async () => {
     const runId = run.onchainRunId!;
     const rows = await waitUntil("the three agent run events in the index", async () => {
