@@ -7,6 +7,8 @@ import { type AgentAccount, agentAccount, agentActions } from "@agenthub/api/cli
 import { loadApiEnv } from "@agenthub/api/env";
 import { startApi } from "@agenthub/api/server";
 import { TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { ExactEvmScheme } from "@x402/evm";
+import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
 import { type Address, encodeFunctionData, type Hex, keccak256, toHex } from "viem";
 import { entryPoint08Abi, formatUserOperation, toPackedUserOperation } from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -188,6 +190,47 @@ describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", (
       return r.rows[0];
     });
     assert.equal(row.account, agent.owner.address.toLowerCase(), "the agent, not the bundler");
+  });
+
+  it("attests another agent, paying standard x402 (EIP-3009) from its delegated address; USDC to the base unit", async () => {
+    const subject = await registerAgent();
+    const recipient = (await api("GET", "/api/config")).body.platformRecipient as Address;
+    const before = { agent: await usdcBalance(agent.owner.address), platform: await usdcBalance(recipient) };
+    const paidFetch = wrapFetchWithPaymentFromConfig(fetch, {
+      schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(agent.owner) }],
+      spendControls: {
+        allowedAssets: [{ network: "eip155:84532", asset: deployments.usdc.address, maxAmountPerPayment: "5000" }],
+      },
+    });
+    // The client dates its authorization by the wall clock; keep it in step with the chain's (tests move it).
+    const offset = Number((await publicClient.getBlock()).timestamp * 1000n) - Date.now();
+    const realNow = Date.now;
+    if (offset > 30_000) Date.now = () => realNow() + offset;
+    let res: Response;
+    try {
+      res = await paidFetch(`${stack.apiUrl}/api/attestations/create`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": `10.77.${Math.floor(Math.random() * 250)}.9`,
+        },
+        body: JSON.stringify({
+          attestorId: Number(agent.agentId),
+          subjectId: subject.agentId,
+          category: "quality",
+          rating: 5,
+          comment: "paid from a smart account",
+        }),
+      });
+    } finally {
+      Date.now = realNow;
+    }
+    const body = await res.json();
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.equal(body.attestation.attestorId, Number(agent.agentId));
+    assert.equal(await usdcBalance(agent.owner.address), before.agent - 5_000n);
+    assert.equal(await usdcBalance(recipient), before.platform + 5_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
   });
 
   it("the indexer shows the agent as the actor, never the bundler", async () => {
