@@ -20,6 +20,7 @@ import SafeL2Artifact from "@safe-global/safe-contracts/build/artifacts/contract
   type: "json",
 };
 import { keccak256, toBytes, zeroAddress, zeroHash } from "viem";
+import type { AccountAbstraction } from "./account-abstraction.ts";
 
 const role = (name: string) => keccak256(toBytes(name));
 export const ROLES = {
@@ -50,7 +51,9 @@ type AddressSource = ContractFuture<string> | ModuleParameterRuntimeValue<string
 
 /**
  * Deploys identity, vault, escrow, insurance pool, token, timelock and governor, creates the emergency Safe from
- * `safe.singleton` + `safe.factory`, wires the roles and hands everything to the timelock.
+ * `safe.singleton` + `safe.factory`, wires the roles and hands everything to the timelock. The verifying paymaster
+ * (owned by the timelock, approving key `paymasterSigner`) sponsors agents' UserOperations through `aa.entryPoint`;
+ * `paymasterDeposit` wei of the deployer's go into its EntryPoint deposit (0 on live networks: fund it separately).
  */
 export function defineAgentHub(
   m: IgnitionModuleBuilder,
@@ -60,6 +63,7 @@ export function defineAgentHub(
     factory: CallableContractFuture<string>;
     fallbackHandler: AddressSource;
   },
+  aa: AccountAbstraction,
 ) {
   const deployer = m.getAccount(0);
   const relayer = m.getParameter<string>("relayer");
@@ -129,5 +133,16 @@ export function defineAgentHub(
     });
   }
 
-  return { identity, vault, escrow, insurance, token, timelock, governor, emergencySafe };
+  // Gas sponsorship: the approving key is not the relayer's (docs/decisions.md, "Paymaster").
+  const verifyingPaymaster = m.contract("VerifyingPaymaster", [
+    aa.entryPoint,
+    m.getParameter<string>("paymasterSigner"),
+    timelock,
+  ]);
+  m.call(aa.entryPoint, "depositTo", [verifyingPaymaster], {
+    id: "EntryPoint_deposit_paymaster",
+    value: m.getParameter("paymasterDeposit", 0n),
+  });
+
+  return { identity, vault, escrow, insurance, token, timelock, governor, emergencySafe, verifyingPaymaster, ...aa };
 }

@@ -8,6 +8,7 @@ import {
   StakeVaultAbi,
 } from "@agenthub/common/generated/abis";
 import { createConfig } from "ponder";
+import { parseAbi, zeroAddress } from "viem";
 import { loadIndexerEnv } from "./env.ts";
 
 const env = loadIndexerEnv();
@@ -16,6 +17,12 @@ const env = loadIndexerEnv();
 const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
 const rpc = env.RPC_URLS ?? env.RPC_URL;
 const local = env.LOCAL_CHAIN;
+const aa = deployments.accountAbstraction;
+
+/** The EntryPoint event that names each UserOperation's sender (ERC-4337 v0.8). */
+const entryPointAbi = parseAbi([
+  "event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)",
+]);
 
 const contract = <A>(abi: A, name: keyof typeof deployments.contracts) => ({
   chain: "agenthub" as const,
@@ -42,5 +49,14 @@ export default createConfig({
     InsurancePool: contract(InsurancePoolAbi, "InsurancePool"),
     AgentHubToken: contract(AgentHubTokenAbi, "AgentHubToken"),
     AgentHubGovernor: contract(AgentHubGovernorAbi, "AgentHubGovernor"),
+    // Every UserOperation since AgentHub's paymaster exists: its sender is the actor of the AgentHub events the
+    // operation emitted (the transaction's sender is only the bundler). A deployments file without account
+    // abstraction watches the zero address (no logs).
+    EntryPoint: {
+      chain: "agenthub" as const,
+      abi: entryPointAbi,
+      address: aa?.entryPoint ?? zeroAddress,
+      startBlock: aa?.paymaster.startBlock ?? deployments.startBlock,
+    },
   },
 });

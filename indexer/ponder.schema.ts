@@ -107,6 +107,7 @@ export const runEvent = onchainTable(
     kind: t.text().notNull(),
     state: t.text().notNull(),
     agentId: t.bigint(),
+    /** Who acted: the transaction's sender, or the UserOperation's sender (smart account, 7702 EOA) for a bundled one. */
     actor: t.hex().notNull(),
     amount: t.bigint(),
     txHash: t.hex().notNull(),
@@ -114,7 +115,7 @@ export const runEvent = onchainTable(
     logIndex: t.integer().notNull(),
     timestamp: t.bigint().notNull(),
   }),
-  (table) => ({ runIdx: index().on(table.runId) }),
+  (table) => ({ runIdx: index().on(table.runId), txIdx: index().on(table.txHash) }),
 );
 
 /** Inputs of the success rate: runs claimed, completed and failed per agent, and paid volume. */
@@ -177,7 +178,11 @@ export const insuranceEvent = onchainTable(
     txHash: t.hex().notNull(),
     timestamp: t.bigint().notNull(),
   }),
-  (table) => ({ agentIdx: index().on(table.agentId), runIdx: index().on(table.runId) }),
+  (table) => ({
+    agentIdx: index().on(table.agentId),
+    runIdx: index().on(table.runId),
+    txIdx: index().on(table.txHash),
+  }),
 );
 
 export const proposal = onchainTable("proposal", (t) => ({
@@ -219,3 +224,24 @@ export const tokenHolder = onchainTable("token_holder", (t) => ({
   votes: t.bigint().notNull(),
   delegate: t.hex(),
 }));
+
+/** UserOperations AgentHub's paymaster sponsored (EntryPoint UserOperationEvent), with what they cost it. */
+export const userOperation = onchainTable(
+  "user_operation",
+  (t) => ({
+    userOpHash: t.hex().primaryKey(),
+    sender: t.hex().notNull(),
+    paymaster: t.hex().notNull(),
+    nonce: t.bigint().notNull(),
+    success: t.boolean().notNull(),
+    actualGasCost: t.bigint().notNull(),
+    actualGasUsed: t.bigint().notNull(),
+    /** The bundler's executor that sent the transaction (never the actor). */
+    bundler: t.hex().notNull(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ senderIdx: index().on(table.sender, table.nonce) }),
+);

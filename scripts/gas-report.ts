@@ -42,6 +42,7 @@ interface AbiItem {
 
 const root = new URL("..", import.meta.url).pathname;
 const outFile = join(root, "contracts", "gas-report.md");
+const baselineFile = join(root, "contracts", "gas-baseline.json");
 const args = process.argv.slice(2);
 const allowFailures = args.includes("--allow-failures");
 const testFiles = args.filter((a) => !a.startsWith("--"));
@@ -139,11 +140,65 @@ function toolVersion(pkg: string): string {
   }
 }
 
+interface Baseline {
+  about: string;
+  columns: { label: string; commit: string; note: string; gas: Record<string, number> }[];
+}
+
+/**
+ * The steady-state core paths the core-gas test prints ("        <path>   <gas>" lines, lifecycle totals prefixed
+ * "lifecycle: "), in the order printed.
+ */
+function corePaths(output: string): Map<string, number> {
+  const paths = new Map<string, number>();
+  let lifecycle = false;
+  for (const line of output.split("\n")) {
+    if (/gas used \(receipt\.gasUsed/.test(line)) lifecycle = false;
+    if (/run lifecycle \(relayer sends every step/.test(line)) lifecycle = true;
+    const m = /^ {8}(\S.*?)\s{2,}(\d+)(?:\s+\{.*\})?$/.exec(line);
+    if (m) paths.set(lifecycle ? `lifecycle: ${m[1]}` : m[1]!, Number(m[2]));
+  }
+  return paths;
+}
+
+/** Before/after table of the core paths against contracts/gas-baseline.json (empty without either). */
+function comparison(now: Map<string, number>): string[] {
+  if (now.size === 0 || !existsSync(baselineFile)) return [];
+  const base = JSON.parse(readFileSync(baselineFile, "utf8")) as Baseline;
+  const cell = (v: number | undefined) => (v === undefined ? "-" : fmt(v));
+  const change = (before: number | undefined, after: number) =>
+    before === undefined ? "-" : `${after - before >= 0 ? "+" : ""}${fmt(after - before)}`;
+  const lines = [
+    "## Core paths: before and after",
+    "",
+    "Steady state (accounts and contracts already hold balances; TestUSDC), from `test/contracts/core-gas.test.ts`.",
+    `Earlier columns come from \`contracts/gas-baseline.json\`: ${base.about}`,
+    "",
+    ...base.columns.map((c) => `- ${c.label} (${c.commit}): ${c.note}.`),
+    "",
+    `| Path | ${base.columns.map((c) => `${c.label} (${c.commit})`).join(" | ")} | now | change vs first |`,
+    `|---|${base.columns.map(() => "---:").join("|")}|---:|---:|`,
+  ];
+  for (const [path, gas] of now) {
+    const before = base.columns.map((c) => c.gas[path]);
+    lines.push(`| ${path} | ${before.map(cell).join(" | ")} | ${fmt(gas)} | ${change(before[0], gas)} |`);
+  }
+  lines.push("");
+  return lines;
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "agenthub-gas-"));
   const jsonPath = join(dir, "gas-stats.json");
   try {
-    const { code } = await runHardhat(["test", "mocha", "--gas-stats", "--gas-stats-json", jsonPath, ...testFiles]);
+    const { code, output } = await runHardhat([
+      "test",
+      "mocha",
+      "--gas-stats",
+      "--gas-stats-json",
+      jsonPath,
+      ...testFiles,
+    ]);
     if (code !== 0 && !allowFailures) {
       console.error(`\ngas-report: the tests failed (exit ${code}); ${relative(root, outFile)} not written.`);
       console.error("Fix the tests or pass --allow-failures.");
@@ -176,6 +231,7 @@ async function main() {
       "often differ by that. `view` rows are `eth_call`s made by the tests (what an off-chain read costs to simulate;",
       "free for callers). Contracts under `contracts/test/` are test mocks and are listed last.",
       "",
+      ...comparison(corePaths(output)),
       "## Contracts",
       "",
     ];

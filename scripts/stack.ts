@@ -31,6 +31,7 @@ const ports = {
   relayer: env.RELAYER_PORT,
   indexer: env.INDEXER_PORT,
   chain: env.RPC_URL ? undefined : 8545,
+  bundler: env.RPC_URL ? undefined : env.BUNDLER_PORT,
   postgres: env.DATABASE_URL ? undefined : env.EMBEDDED_PG_PORT,
 };
 
@@ -45,7 +46,7 @@ const busy = (await busyPorts(Object.values(ports).filter((p): p is number => p 
 if (busy.length > 0) {
   console.error(`Cannot start: these ports are in use (another AgentHub stack, or an earlier run left behind?):
 ${describeHolders(busy)}
-Stop them (e.g. \`kill <pid>\`) or choose other ports (PORT, RELAYER_PORT, INDEXER_PORT, EMBEDDED_PG_PORT).`);
+Stop them (e.g. \`kill <pid>\`) or choose other ports (PORT, RELAYER_PORT, INDEXER_PORT, EMBEDDED_PG_PORT, BUNDLER_PORT).`);
   process.exit(1);
 }
 
@@ -80,6 +81,7 @@ const startingStack = startStack({
   pgPort: ports.postgres,
   relayerPort: ports.relayer,
   indexerPort: ports.indexer,
+  bundlerPort: ports.bundler,
   databaseUrl: env.DATABASE_URL,
   rpcUrl: env.RPC_URL,
   deploymentsFile: join(repoRoot, "deployments", "localhost.json"),
@@ -100,6 +102,7 @@ console.log(`
 AgentHub is up.
   API            http://localhost:${new URL(stack.apiUrl).port}   (docs: /docs, OpenAPI: /openapi.json)
   JSON-RPC       ${stack.rpcUrl}   (chain id ${stack.deployments.chainId})
+  Bundler        ${stack.bundlerUrl ?? "none (set BUNDLER_URL)"}   (ERC-4337 v0.8; paymaster: /api/paymaster on the API)
   Deployments    ${stack.deploymentsFile}
   Admin token    in ${join(dataDir, "secrets.json")}: adminToken (Authorization: Bearer <adminToken>)
   Metrics        /metrics on the API and the relayer, with metricsToken from the same file (Bearer)

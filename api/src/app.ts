@@ -24,6 +24,7 @@ import { ipfsRoutes } from "./routes/ipfs.ts";
 import { marketRoutes } from "./routes/market.ts";
 import { orgKeyMiddleware } from "./routes/organizations/auth.ts";
 import { organizationRoutes } from "./routes/organizations/index.ts";
+import { paymasterRoutes } from "./routes/paymaster.ts";
 import { reportRoutes } from "./routes/reports/index.ts";
 import { reputationRoutes } from "./routes/reputation/index.ts";
 import { runRoutes } from "./routes/runs/index.ts";
@@ -90,6 +91,7 @@ export function createApp(deps: Deps) {
   app.route("/", governanceRoutes);
   app.route("/", reportRoutes);
   app.route("/", subscriptionRoutes);
+  app.route("/", paymasterRoutes);
   if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
 
   app.doc31("/openapi.json", {

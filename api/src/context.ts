@@ -9,6 +9,7 @@ import type { IpfsStore } from "./lib/ipfs.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { RateLimiter } from "./lib/rate-limit.ts";
 import type { Operations } from "./ops/operations.ts";
+import type { Paymaster } from "./paymaster/paymaster.ts";
 import type { PaymentInfo } from "./payments/types.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */
@@ -26,6 +27,8 @@ export interface Deps {
   indexer: IndexerProgress;
   /** Readiness probes and metrics, on their own small Postgres pool. */
   ops: Operations;
+  /** Gas sponsorship (ERC-7677), when PAYMASTER_SIGNER_KEY is set. */
+  paymaster?: Paymaster;
 }
 
 /** The organization a request's API key belongs to (set by the organization key middleware). */

@@ -3,6 +3,10 @@ import { z } from "zod";
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 const hexKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "32-byte hex");
+const wei = z
+  .string()
+  .regex(/^\d{1,30}$/, "an unsigned integer")
+  .transform((v) => BigInt(v));
 
 export const apiEnvSchema = z.object({
   DATABASE_URL: z.string().min(1),
@@ -94,6 +98,25 @@ export const apiEnvSchema = z.object({
   /** Relayed profile writes allowed per agent and per owner address per day (429 RELAY_QUOTA_EXCEEDED past them). */
   PROFILE_RELAYS_PER_AGENT_DAY: z.coerce.number().int().positive().default(24),
   PROFILE_RELAYS_PER_OWNER_DAY: z.coerce.number().int().positive().default(100),
+  /**
+   * The paymaster's approving key (ERC-7677 at /api/paymaster; VerifyingPaymaster.verifyingSigner). Never the
+   * relayer's key. Unset: no gas sponsorship from this process.
+   */
+  PAYMASTER_SIGNER_KEY: hexKey.optional(),
+  /** How long a paymaster signature stays usable (chain time). */
+  PAYMASTER_VALIDITY_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+  /** Sponsorship budgets until an admin sets them (PUT /api/paymaster/budget): wei per agent and in total per period. */
+  PAYMASTER_AGENT_BUDGET_WEI: wei.default(10n ** 16n),
+  PAYMASTER_GLOBAL_BUDGET_WEI: wei.default(10n ** 18n),
+  PAYMASTER_BUDGET_PERIOD_SECONDS: z.coerce.number().int().min(60).default(86_400),
+  /** Refused above these: the sum of an operation's gas limits, and maxFeePerGas in % of the network's estimate. */
+  PAYMASTER_MAX_GAS_PER_OPERATION: wei.default(2_000_000n),
+  PAYMASTER_MAX_FEE_PERCENT: z.coerce.number().int().min(100).default(300),
+  /** The floor alarm: an error log (and agenthub_paymaster_deposit_low = 1) while the EntryPoint deposit is below. */
+  PAYMASTER_DEPOSIT_FLOOR_WEI: wei.default(5n * 10n ** 16n),
+  PAYMASTER_DEPOSIT_CHECK_SECONDS: z.coerce.number().int().positive().default(60),
+  /** The ERC-4337 bundler agents send their operations to; /ready checks it when set. */
+  BUNDLER_URL: z.string().url().optional(),
   /** How often expired nonces, tokens, rate-limit windows, old webhook deliveries and spent x402 rows are deleted. */
   PRUNE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
   /** How often due subscription runs are created (chain time decides what is due). */

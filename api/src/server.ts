@@ -5,7 +5,7 @@ import { RelayerClient } from "@agenthub/relayer/client";
 import { serve } from "@hono/node-server";
 import type pg from "pg";
 import pino, { type Logger } from "pino";
-import { createPublicClient } from "viem";
+import { createPublicClient, type Hex } from "viem";
 import { createApp } from "./app.ts";
 import type { Deps } from "./context.ts";
 import { migrate } from "./db/migrate.ts";
@@ -17,6 +17,7 @@ import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
 import { Operations } from "./ops/operations.ts";
+import { Paymaster } from "./paymaster/paymaster.ts";
 import { closeSearch } from "./routes/intelligence/search.ts";
 
 export interface RunningApi {
@@ -37,10 +38,12 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     timeoutMs: env.RELAYER_TIMEOUT_MS,
     statusTimeoutMs: env.READY_TIMEOUT_MS,
   });
+  const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
+  const ops = new Operations(env, chain, relayer, pool, deployments);
   return {
     env,
     pool,
-    deployments: loadDeployments(env.DEPLOYMENTS_FILE),
+    deployments,
     chain,
     relayer,
     logger,
@@ -48,7 +51,14 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     keys: new KeyStore(env.KEY_ENCRYPTION_KEY),
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
     indexer: new IndexerProgress(pool, env.INDEXER_SCHEMA),
-    ops: new Operations(env, chain, relayer, pool),
+    ops,
+    paymaster: env.PAYMASTER_SIGNER_KEY
+      ? new Paymaster(
+          { env, pool, opsPool: ops.pool, deployments, chain, logger },
+          env.PAYMASTER_SIGNER_KEY as Hex,
+          ops.registry,
+        )
+      : undefined,
   };
 }
 
@@ -65,12 +75,14 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
   const actual = (server.address() as AddressInfo).port;
   // Background jobs (uptime, reputation, verification expiry) on the pg-boss queue, after migrations.
   const jobs = env.JOBS_ENABLED ? await startJobs(deps) : undefined;
+  const stopDepositWatch = deps.paymaster?.watchDeposit();
   return {
     url: `http://127.0.0.1:${actual}`,
     deps,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs?.stop();
+      stopDepositWatch?.();
       await closeSearch(deps);
       deps.indexer.close();
       await deps.ops.close();

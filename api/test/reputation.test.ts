@@ -16,7 +16,8 @@ import {
 import { windowStartDay } from "../src/domain/reputation-store.ts";
 import { checkEndpoint } from "../src/jobs/health-check.ts";
 import { addressAllowed, classifyAddress } from "../src/jobs/ssrf.ts";
-import { gradeSkillTest, QUESTION_BANK } from "../src/routes/verifications/skills.ts";
+import { type DrawnQuestion, drawQuestions, gradeAttempt } from "../src/routes/verifications/skill-attempts.ts";
+import { QUESTION_BANK } from "../src/routes/verifications/skills.ts";
 
 const DAY = 86_400n;
 const NOW = 1_800_000_000n;
@@ -344,27 +345,51 @@ describe("uptime target guard (SSRF)", () => {
   });
 });
 
-describe("skill grading", () => {
-  it("grades against the stored bank: unknown questions ignored, duplicates counted once", () => {
-    const bank = QUESTION_BANK["rust-coding"];
-    const all = bank.map((q) => ({ question: q.question, answer: q.answer }));
-    assert.equal(gradeSkillTest("rust-coding", all).score, 100);
-    // Case and spacing do not matter.
+describe("skill tests drawn per attempt", () => {
+  const skills = Object.keys(QUESTION_BANK) as (keyof typeof QUESTION_BANK)[];
+  const key = (drawn: DrawnQuestion[]) => drawn.map((q) => ({ question: q.question, answer: q.answer }));
+
+  it("draws 10 questions with 4 distinct options each, the answer among them", () => {
+    for (const skill of skills) {
+      const drawn = drawQuestions(skill);
+      assert.equal(drawn.length, 10, skill);
+      for (const q of drawn) {
+        assert.equal(new Set(q.options).size, 4, q.question);
+        assert.ok(q.options.includes(q.answer), q.question);
+      }
+    }
+  });
+
+  it("grades against the attempt's own questions: case and spacing ignored, duplicates once, strangers ignored", () => {
+    const drawn = drawQuestions("rust-coding");
+    const all = key(drawn);
+    assert.equal(gradeAttempt(drawn, all).score, 100);
     const loose = all.map((a) => ({
       question: `  ${a.question.toUpperCase()} `,
       answer: ` ${a.answer.toUpperCase()}`,
     }));
-    assert.equal(gradeSkillTest("rust-coding", loose).score, 100);
+    assert.equal(gradeAttempt(drawn, loose).score, 100);
     const eight = all.map((a, i) => (i < 8 ? a : { ...a, answer: "wrong" }));
-    assert.deepEqual(
-      [gradeSkillTest("rust-coding", eight).score, gradeSkillTest("rust-coding", eight).correct],
-      [80, 8],
+    assert.deepEqual([gradeAttempt(drawn, eight).score, gradeAttempt(drawn, eight).correct], [80, 8]);
+    assert.equal(
+      gradeAttempt(
+        drawn,
+        [...Array(10)].map(() => all[0]!),
+      ).score,
+      10,
     );
-    const dup = [...Array(10)].map(() => all[0]!);
-    assert.equal(gradeSkillTest("rust-coding", dup).score, 10);
-    assert.equal(gradeSkillTest("rust-coding", [{ question: "What is 2 + 2?", answer: "4" }]).score, 0);
-    for (const skill of Object.keys(QUESTION_BANK) as (keyof typeof QUESTION_BANK)[]) {
-      assert.equal(QUESTION_BANK[skill].length, 10, skill);
+    assert.equal(gradeAttempt(drawn, [{ question: "What is 2 + 2?", answer: "4" }]).score, 0);
+  });
+
+  it("a copied answer key does not pass: neither the bank from the source nor another attempt's answers", () => {
+    for (const skill of skills) {
+      const bankKey = QUESTION_BANK[skill].map((q) => ({ question: q.question, answer: q.answer }));
+      for (let i = 0; i < 20; i++) {
+        const drawn = drawQuestions(skill);
+        assert.ok(gradeAttempt(drawn, bankKey).score <= 40, `${skill}: the source's key scores at most 4/10`);
+        const other = key(drawQuestions(skill));
+        assert.ok(gradeAttempt(drawn, [...bankKey, ...other]).score < 80, `${skill}: another attempt's key fails`);
+      }
     }
   });
 });

@@ -35,6 +35,18 @@ export const deploymentsSchema = z.object({
   treasury: address,
   /** The emergency 3-of-5 Safe holding PAUSER_ROLE (absent in files written before it existed). */
   emergencySafe: address.optional(),
+  /**
+   * ERC-4337 v0.8 / EIP-7702: the canonical EntryPoint and account implementations, and AgentHub's verifying
+   * paymaster (its start block is where the indexer reads UserOperationEvents). Absent in files written before.
+   */
+  accountAbstraction: z
+    .object({
+      entryPoint: address,
+      simple7702Account: address,
+      simpleAccountFactory: address,
+      paymaster: deployedContract,
+    })
+    .optional(),
   /** Lowest start block of all contracts: where indexing begins. */
   startBlock: z.number().int().nonnegative(),
   contracts: z.object(

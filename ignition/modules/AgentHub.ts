@@ -6,6 +6,7 @@ import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 import SafeProxyFactoryArtifact from "@safe-global/safe-contracts/build/artifacts/contracts/proxies/SafeProxyFactory.sol/SafeProxyFactory.json" with {
   type: "json",
 };
+import { canonicalAccountAbstraction } from "../account-abstraction.ts";
 import { defineAgentHub, safeL2Artifact } from "../define-agenthub.ts";
 
 /** Circle's USDC on Base Sepolia. */
@@ -20,5 +21,5 @@ export default buildModule("AgentHub", (m) => {
     m.getParameter<string>("safeProxyFactory"),
   );
   const fallbackHandler = m.getParameter<string>("safeFallbackHandler");
-  return defineAgentHub(m, usdc, { singleton, factory, fallbackHandler });
+  return defineAgentHub(m, usdc, { singleton, factory, fallbackHandler }, canonicalAccountAbstraction(m));
 });

@@ -10,6 +10,7 @@ import CompatibilityFallbackHandlerArtifact from "@safe-global/safe-contracts/bu
 import SafeProxyFactoryArtifact from "@safe-global/safe-contracts/build/artifacts/contracts/proxies/SafeProxyFactory.sol/SafeProxyFactory.json" with {
   type: "json",
 };
+import { installAccountAbstraction } from "../account-abstraction.ts";
 import { defineAgentHub, safeL2Artifact } from "../define-agenthub.ts";
 
 export default buildModule("AgentHubLocal", (m) => {
@@ -17,5 +18,5 @@ export default buildModule("AgentHubLocal", (m) => {
   const singleton = m.contract("SafeL2", safeL2Artifact);
   const factory = m.contract("SafeProxyFactory", SafeProxyFactoryArtifact);
   const fallbackHandler = m.contract("CompatibilityFallbackHandler", CompatibilityFallbackHandlerArtifact);
-  return defineAgentHub(m, usdc, { singleton, factory, fallbackHandler });
+  return defineAgentHub(m, usdc, { singleton, factory, fallbackHandler }, installAccountAbstraction(m));
 });

@@ -1,5 +1,6 @@
 // Local Hardhat (EDR) node with chain id 84532 (Base Sepolia's), started as a child process.
 import { join } from "node:path";
+import { CREATE2_DEPLOYER, CREATE2_DEPLOYER_CODE } from "../../ignition/account-abstraction.ts";
 import { FatalWait, type Managed, rpcCall, startProcess, waitFor } from "./process.ts";
 
 export const repoRoot = new URL("../..", import.meta.url).pathname;
@@ -34,6 +35,9 @@ export async function startHardhatNode(opts: { port: number; quiet?: boolean }):
     if (node.child.exitCode !== null) throw new FatalWait(`hardhat node exited with ${node.child.exitCode}`);
     return (await rpcCall(rpcUrl, "eth_chainId")) as string;
   });
+  // The deterministic CREATE2 deployer every chain has but a fresh Hardhat node lacks: the local Ignition module
+  // deploys the canonical ERC-4337 contracts through it.
+  await rpcCall(rpcUrl, "hardhat_setCode", [CREATE2_DEPLOYER, CREATE2_DEPLOYER_CODE]);
   return { ...node, rpcUrl };
 }
 

@@ -21,6 +21,8 @@ export interface DeployOptions {
   relayer: Address;
   /** Where Ignition keeps this deployment's journal (emptied first: the local chain is new on every start). */
   deploymentDir: string;
+  /** The key approving gas sponsorships (the stack's generated paymaster signer), instead of the file's. */
+  paymasterSigner?: Address;
   outFile?: string;
   log?: (msg: string) => void;
 }
@@ -31,6 +33,9 @@ export async function deployLocal(opts: DeployOptions): Promise<Deployments> {
   const relayer = (parameters[AgentHubLocal.id] as { relayer?: Address } | undefined)?.relayer;
   if (!relayer || !isAddressEqual(relayer, opts.relayer)) {
     throw new Error(`${LOCAL_PARAMETERS_FILE} names relayer ${relayer}, the stack runs ${opts.relayer}`);
+  }
+  if (opts.paymasterSigner) {
+    (parameters[AgentHubLocal.id] as Record<string, unknown>).paymasterSigner = opts.paymasterSigner;
   }
   const provider = httpProvider(opts.rpcUrl);
   rmSync(opts.deploymentDir, { recursive: true, force: true });

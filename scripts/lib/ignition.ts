@@ -112,12 +112,21 @@ export async function deploymentsFromIgnition(opts: {
     client.readContract({ address: usdc, abi: erc20Abi, functionName: "decimals" }),
     client.getChainId(),
   ]);
+  const paymaster = address("VerifyingPaymaster");
+  const paymasterBlock = blockOf.get(paymaster);
+  if (paymasterBlock === undefined) throw new Error(`no deployment receipt for VerifyingPaymaster (${paymaster})`);
   return deploymentsSchema.parse({
     network: opts.network,
     chainId,
     usdc: { address: usdc, name, version, decimals },
     treasury: contracts.AgentHubTimelock.address,
     emergencySafe: address("EmergencySafe"),
+    accountAbstraction: {
+      entryPoint: address("EntryPoint"),
+      simple7702Account: address("Simple7702Account"),
+      simpleAccountFactory: address("SimpleAccountFactory"),
+      paymaster: { address: paymaster, startBlock: paymasterBlock },
+    },
     startBlock: Math.min(...Object.values(contracts).map((c) => c.startBlock)),
     contracts,
     deployedAt: new Date().toISOString(),

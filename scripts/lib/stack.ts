@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { type Deployments, loadDeployments } from "@agenthub/common";
 import pg from "pg";
 import { privateKeyToAccount } from "viem/accounts";
+import { startBundler } from "./bundler.ts";
 import { devAccounts, repoRoot, startHardhatNode } from "./chain.ts";
 import { deployLocal } from "./deploy.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
@@ -19,6 +20,8 @@ export interface StackOptions {
   pgPort?: number;
   relayerPort?: number;
   indexerPort?: number;
+  /** The local ERC-4337 bundler (Alto), started with a local chain only. */
+  bundlerPort?: number;
   /** External services; without them an embedded Postgres and a local Hardhat node are started. */
   databaseUrl?: string;
   rpcUrl?: string;
@@ -42,6 +45,8 @@ export interface Stack {
   databaseUrl: string;
   relayerUrl: string;
   indexerUrl: string;
+  /** The ERC-4337 bundler (local Alto), or BUNDLER_URL for an existing deployment; undefined without one. */
+  bundlerUrl?: string;
   deployments: Deployments;
   deploymentsFile: string;
   secrets: Secrets;
@@ -55,6 +60,8 @@ interface Secrets {
   relayerToken: string;
   /** Bearer token for /metrics of the API and the relayer. */
   metricsToken: string;
+  /** Approves the paymaster's gas sponsorships: never the relayer's key (docs/decisions.md, "Paymaster"). */
+  paymasterSignerKey: `0x${string}`;
 }
 
 export async function freePort(): Promise<number> {
@@ -78,6 +85,7 @@ function localSecrets(dataDir: string): Secrets {
     adminToken: known.adminToken ?? token(),
     relayerToken: known.relayerToken ?? token(),
     metricsToken: known.metricsToken ?? token(),
+    paymasterSignerKey: known.paymasterSignerKey ?? `0x${randomBytes(32).toString("hex")}`,
   };
   // Written again only when a secret was missing (a data folder from before it existed).
   if (Object.keys(known).length !== Object.keys(secrets).length) {
@@ -114,6 +122,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await Promise.all(infraStops.splice(0).map((stop) => stop().catch(() => {})));
   };
   const signal = opts.signal;
+  // Started in the background; a failed start waits for it to settle so that it is stopped too.
+  let bundler: Promise<Managed & { url: string }> | undefined;
   try {
     const secrets = localSecrets(opts.dataDir);
 
@@ -152,6 +162,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         network: "localhost",
         rpcUrl,
         relayer: privateKeyToAccount(relayerKey).address,
+        paymasterSigner: privateKeyToAccount(secrets.paymasterSignerKey).address,
         deploymentDir: join(opts.dataDir, "ignition", "localhost"),
         outFile: deploymentsFile,
         log: (msg) => log(`deploy     ${msg}`),
@@ -183,6 +194,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
       ...opts.apiEnv,
     };
+    // A local deployment's paymaster approves with the generated key; an existing one brings its own (.env).
+    if (!opts.existingDeploymentsFile) env.PAYMASTER_SIGNER_KEY = secrets.paymasterSignerKey;
 
     const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
     const quiet = opts.quiet ?? false;
@@ -191,6 +204,24 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       serviceStops.push(() => proc.stop());
       return proc;
     };
+
+    // The bundler starts first and comes up while the relayer and the indexer do (it is ready in ~2 s).
+    const aa = deployments.accountAbstraction;
+    bundler =
+      !opts.rpcUrl && aa
+        ? startBundler({
+            rpcUrl,
+            entryPoint: aa.entryPoint,
+            port: opts.bundlerPort ?? (await freePort()),
+            quiet,
+            signal,
+          }).then((b) => {
+            serviceStops.push(() => b.stop());
+            return b;
+          })
+        : undefined;
+    // Every rejection is observed at once (an aborted start must not leave an unhandled one behind).
+    bundler?.catch(() => {});
 
     const relayer = spawnService("relayer", tsx, ["src/main.ts"], join(repoRoot, "relayer"));
     await waitFor(
@@ -231,6 +262,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       { timeoutMs: 120_000, signal },
     );
     log(`indexer    http://127.0.0.1:${indexerPort} (schema ${ponderSchema}, views in "${env.INDEXER_SCHEMA}")`);
+    if (bundler) {
+      env.BUNDLER_URL = (await bundler).url;
+      log(`bundler    ${env.BUNDLER_URL} (Alto, EntryPoint ${aa?.entryPoint})`);
+    }
 
     const api = spawnService("api", tsx, ["src/main.ts"], join(repoRoot, "api"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -253,6 +288,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       databaseUrl,
       relayerUrl: env.RELAYER_URL!,
       indexerUrl: `http://127.0.0.1:${indexerPort}`,
+      bundlerUrl: env.BUNDLER_URL,
       deployments,
       deploymentsFile,
       secrets,
@@ -260,6 +296,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       stop: stopAll,
     };
   } catch (error) {
+    await bundler?.catch(() => {});
     await stopAll();
     throw error;
   }

@@ -9,10 +9,20 @@ export const erc20Abi = parseAbi([
   "function nonces(address owner) view returns (uint256)",
 ]);
 
-export const stakeVaultAbi = parseAbi(["function deposit(uint256 agentId, uint256 amount)"]);
+export const stakeVaultAbi = parseAbi([
+  "function deposit(uint256 agentId, uint256 amount)",
+  "function requestWithdrawal(uint256 agentId, uint256 amount)",
+  "function withdraw(uint256 agentId)",
+]);
 
 export const runEscrowAbi = parseAbi([
   "function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string metadataUri) returns (uint256)",
+  "function claim(uint256 runId, uint256 agentId)",
+  "function start(uint256 runId)",
+  "function submit(uint256 runId, bytes32 deliverableHash)",
 ]);
 
-export const insurancePoolAbi = parseAbi(["function stake(uint256 agentId, uint256 amount)"]);
+export const insurancePoolAbi = parseAbi([
+  "function stake(uint256 agentId, uint256 amount)",
+  "function requestWithdrawal(uint256 agentId, uint256 amount)",
+]);

@@ -100,19 +100,20 @@ describe("attestations: create", () => {
   it("weights follow the attestor's reputation: 60 -> 1.5, and attestationScore is the weighted average", async () => {
     const strong = await claimedAgent();
     // Badges to 60: skill 3 + stake-5000 4 + domain 3.
-    const bank = (await api("GET", "/api/verifications/skill/rust-coding/questions")).body.questions;
-    const { QUESTION_BANK } = await import("@agenthub/api/routes/verifications/skills");
-    const answers = bank.map((q: { question: string }) => ({
-      question: q.question,
-      answer: QUESTION_BANK["rust-coding"].find((b: { question: string }) => b.question === q.question)!.answer,
-      correct: true,
-    }));
+    // A fresh skill attempt, answered with the server's own record of its answers.
+    const attempt = (
+      await api("POST", "/api/verifications/skill/rust-coding/attempts", { body: { agentId: strong.agentId } })
+    ).body;
+    const key = (await db.query("select questions from api.skill_attempt where id = $1", [attempt.attemptId])).rows[0]
+      .questions as { question: string; answer: string }[];
+    const answers = key.map((q) => ({ question: q.question, answer: q.answer, correct: true }));
     assert.equal(
       (
         await api("POST", "/api/verifications/skill", {
           body: {
             agentId: strong.agentId,
             skillName: "rust-coding",
+            attemptId: attempt.attemptId,
             testResults: { score: 100, passed: true, questions: answers },
           },
         })

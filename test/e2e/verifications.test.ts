@@ -22,24 +22,28 @@ async function reputation(agentId: number) {
   return res.body;
 }
 
-async function questions(skill: string) {
-  const res = await api("GET", `/api/verifications/skill/${skill}/questions`);
-  assert.equal(res.status, 200);
-  return res.body.questions as { question: string; options: string[] }[];
+/** Draws a fresh attempt of `skill` for the agent (questions without answers). */
+async function drawAttempt(skill: string, agentId: number) {
+  const res = await api("POST", `/api/verifications/skill/${skill}/attempts`, { body: { agentId } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { attemptId: string; questions: { question: string; options: string[] }[] };
 }
 
-/** Answers with the option the bank marks correct for the first `right` questions and a wrong one after. */
-async function answers(skill: string, right: number, correctOf: (q: string) => string) {
-  return (await questions(skill)).map((q, i) => {
+/**
+ * A fresh attempt answered right for the first `right` questions and wrong after. The right options are read from
+ * the server's own record of the attempt (they exist nowhere else).
+ */
+async function answers(skill: string, agentId: number, right: number) {
+  const drawn = await drawAttempt(skill, agentId);
+  const stored = (await db.query("select questions from api.skill_attempt where id = $1", [drawn.attemptId])).rows[0]
+    .questions as { question: string; answer: string }[];
+  const correctOf = (q: string) => stored.find((x) => x.question === q)!.answer;
+  const questions = drawn.questions.map((q, i) => {
     const good = correctOf(q.question);
     return { question: q.question, answer: i < right ? good : q.options.find((o) => o !== good)!, correct: true };
   });
+  return { attemptId: drawn.attemptId, questions };
 }
-
-// The bank is the server's; the test reads the correct options from the same stored module the server grades with.
-const { QUESTION_BANK } = await import("@agenthub/api/routes/verifications/skills");
-const correctOf = (skill: keyof typeof QUESTION_BANK) => (question: string) =>
-  QUESTION_BANK[skill].find((q: { question: string }) => q.question === question)!.answer;
 
 describe("verifications: domain", () => {
   it("PENDING with a hub-verify token; the TXT record at _hub.<domain> verifies it for a year", async () => {
@@ -227,12 +231,13 @@ describe("verifications: stake", () => {
 describe("verifications: skill", () => {
   it("grades on the server: the client's score and passed are ignored; 80+ VERIFIED for 2 years", async () => {
     const agent = await registerAgent({ programmingLangs: ["rust"] });
-    const qs = await answers("rust-coding", 10, correctOf("rust-coding"));
+    const qs = await answers("rust-coding", agent.agentId, 10);
     const res = await api("POST", "/api/verifications/skill", {
       body: {
         agentId: agent.agentId,
         skillName: "rust-coding",
-        testResults: { score: 0, passed: false, questions: qs },
+        attemptId: qs.attemptId,
+        testResults: { score: 0, passed: false, questions: qs.questions },
       },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -250,11 +255,13 @@ describe("verifications: skill", () => {
     assert.equal(rep.codingScore, 70);
 
     // A retake within 24 hours is refused.
+    const retake = await answers("rust-coding", agent.agentId, 10);
     const again = await api("POST", "/api/verifications/skill", {
       body: {
         agentId: agent.agentId,
         skillName: "rust-coding",
-        testResults: { score: 100, passed: true, questions: qs },
+        attemptId: retake.attemptId,
+        testResults: { score: 100, passed: true, questions: retake.questions },
       },
     });
     assert.equal(again.status, 429);
@@ -264,12 +271,13 @@ describe("verifications: skill", () => {
 
   it("below 80 is FAILED with a message and 400 SKILL_TEST_FAILED, whatever the client claims; the best score counts", async () => {
     const agent = await registerAgent({ capabilities: ["data-analysis"] });
-    const seven = await answers("python-data", 7, correctOf("python-data"));
+    const seven = await answers("python-data", agent.agentId, 7);
     const failed = await api("POST", "/api/verifications/skill", {
       body: {
         agentId: agent.agentId,
         skillName: "python-data",
-        testResults: { score: 100, passed: true, questions: seven },
+        attemptId: seven.attemptId,
+        testResults: { score: 100, passed: true, questions: seven.questions },
       },
     });
     assert.equal(failed.status, 400);
@@ -281,24 +289,26 @@ describe("verifications: skill", () => {
     assert.deepEqual((await reputation(agent.agentId)).verificationBadges, []);
 
     await increaseTime(DAY + 60);
-    const nine = await answers("python-data", 9, correctOf("python-data"));
+    const nine = await answers("python-data", agent.agentId, 9);
     const passed = await api("POST", "/api/verifications/skill", {
       body: {
         agentId: agent.agentId,
         skillName: "python-data",
-        testResults: { score: 0, passed: false, questions: nine },
+        attemptId: nine.attemptId,
+        testResults: { score: 0, passed: false, questions: nine.questions },
       },
     });
     assert.equal(passed.status, 201);
     assert.equal(passed.body.verification.score, 90);
 
     await increaseTime(DAY + 60);
-    const eight = await answers("python-data", 8, correctOf("python-data"));
+    const eight = await answers("python-data", agent.agentId, 8);
     const lower = await api("POST", "/api/verifications/skill", {
       body: {
         agentId: agent.agentId,
         skillName: "python-data",
-        testResults: { score: 0, passed: false, questions: eight },
+        attemptId: eight.attemptId,
+        testResults: { score: 0, passed: false, questions: eight.questions },
       },
     });
     assert.equal(lower.status, 201);
@@ -320,36 +330,69 @@ describe("verifications: skill", () => {
     );
   });
 
-  it("answers are matched to the stored bank; duplicates and unknown questions do not count", async () => {
+  it("answers are graded against the attempt drawn; a copied key, another attempt or a reused one does not pass", async () => {
     const agent = await registerAgent();
-    const bank = await answers("solidity-security", 10, correctOf("solidity-security"));
-    const first = bank[0]!;
-    const padded = [
-      ...Array.from({ length: 10 }, () => first),
-      { question: "What is 2 + 2?", answer: "4", correct: true },
-    ];
-    const res = await api("POST", "/api/verifications/skill", {
-      body: {
-        agentId: agent.agentId,
-        skillName: "solidity-security",
-        testResults: { score: 100, passed: true, questions: padded },
-      },
-    });
+    const submit = (attemptId: string, questions: { question: string; answer: string }[], agentId = agent.agentId) =>
+      api("POST", "/api/verifications/skill", {
+        body: {
+          agentId,
+          skillName: "solidity-security",
+          attemptId,
+          testResults: { score: 100, passed: true, questions },
+        },
+      });
+    // Duplicates count once, unknown questions not at all.
+    const drawn = await answers("solidity-security", agent.agentId, 10);
+    const first = drawn.questions[0]!;
+    const padded = [...Array.from({ length: 10 }, () => first), { question: "What is 2 + 2?", answer: "4" }];
+    const res = await submit(drawn.attemptId, padded);
     assert.equal(res.status, 400);
     assert.equal(res.body.verification.score, 10);
+    // The attempt is spent.
+    const reused = await submit(drawn.attemptId, drawn.questions);
+    assert.equal(reused.body.error.code, "INVALID_SKILL_ATTEMPT");
+
+    await increaseTime(DAY + 60);
+    // The answer key in the public source, plus another attempt's right answers: not enough for a fresh attempt.
+    const { QUESTION_BANK } = await import("@agenthub/api/routes/verifications/skills");
+    const copied = [
+      ...QUESTION_BANK["solidity-security"].map((q: { question: string; answer: string }) => ({
+        question: q.question,
+        answer: q.answer,
+      })),
+      ...(await answers("solidity-security", agent.agentId, 10)).questions,
+    ];
+    const fresh = await drawAttempt("solidity-security", agent.agentId);
+    const cheat = await submit(fresh.attemptId, copied);
+    assert.equal(cheat.status, 400, JSON.stringify(cheat.body));
+    assert.equal(cheat.body.error.code, "SKILL_TEST_FAILED");
+    assert.ok(cheat.body.verification.score < 80, `copied key scored ${cheat.body.verification.score}`);
+
+    // An attempt drawn for another agent, or unknown, is refused before grading.
+    const other = await registerAgent();
+    const theirs = await answers("solidity-security", other.agentId, 10);
+    const stolen = await submit(theirs.attemptId, theirs.questions);
+    assert.equal(stolen.body.error.code, "INVALID_SKILL_ATTEMPT");
+    assert.equal((await submit("att_unknown", [])).body.error.code, "INVALID_SKILL_ATTEMPT");
 
     const unknown = await api("POST", "/api/verifications/skill", {
-      body: { agentId: agent.agentId, skillName: "cooking", testResults: { score: 100, passed: true, questions: [] } },
+      body: {
+        agentId: agent.agentId,
+        skillName: "cooking",
+        attemptId: "att_x",
+        testResults: { score: 100, passed: true, questions: [] },
+      },
     });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.error.code, "UNKNOWN_SKILL");
-    assert.equal((await api("GET", "/api/verifications/skill/cooking/questions")).body.error.code, "UNKNOWN_SKILL");
-    const qs = await questions("typescript-testing");
+    const cooking = await api("POST", "/api/verifications/skill/cooking/attempts", {
+      body: { agentId: agent.agentId },
+    });
+    assert.equal(cooking.body.error.code, "UNKNOWN_SKILL");
+    const qs = (await drawAttempt("typescript-testing", agent.agentId)).questions;
     assert.equal(qs.length, 10);
     assert.ok(qs.every((q) => q.options.length === 4 && !("answer" in q)));
-    const noAgent = await api("POST", "/api/verifications/skill", {
-      body: { agentId: 987654321, skillName: "rust-coding", testResults: { score: 1, passed: true, questions: [] } },
-    });
+    const noAgent = await submit("att_x", [], 987654321);
     assert.equal(noAgent.body.error.code, "AGENT_NOT_FOUND");
     assert.equal((await api("GET", "/api/verifications/agent/987654321")).body.error.code, "AGENT_NOT_FOUND");
   });

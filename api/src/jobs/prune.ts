@@ -18,6 +18,8 @@ const RULES: { name: string; sql: string }[] = [
     name: "access_token",
     sql: batchDelete("access_token", "expires_at < now() - interval '1 day' or revoked_at < now() - interval '1 day'"),
   },
+  // Skill attempts are answerable for 30 minutes; graded ones are kept in api.verification with their answers.
+  { name: "skill_attempt", sql: batchDelete("skill_attempt", "expires_at < now() - interval '1 day'") },
   // Rate-limit windows: the longest is 7 days (registration); an ended window is never read again.
   { name: "rate_limit", sql: batchDelete("rate_limit", "window_start < now() - interval '8 days'") },
   // Webhook deliveries that ended (delivered or given up) 30 days ago; the delivery log shows the last 30 days.

@@ -1,6 +1,7 @@
 // What an operator watches: readiness and the Prometheus series of this API process. It has its own two-connection
 // Postgres pool, so /ready and /metrics answer (and tell the truth) when the request pool is exhausted, and never
 // take a connection a user request is waiting for.
+import type { Deployments } from "@agenthub/common";
 import { createRegistry } from "@agenthub/common/metrics";
 import type { RelayerClient } from "@agenthub/relayer/client";
 import pg from "pg";
@@ -31,6 +32,7 @@ export class Operations {
     private readonly relayer: RelayerClient,
     /** The request pool, only to report its usage. */
     private readonly requestPool: pg.Pool,
+    private readonly deployments?: Deployments,
   ) {
     this.pool = new pg.Pool({
       connectionString: env.DATABASE_URL,
@@ -64,6 +66,10 @@ export class Operations {
           indexerSchema: this.env.INDEXER_SCHEMA,
           maxLagBlocks: this.env.READY_MAX_INDEXER_LAG_BLOCKS,
           timeoutMs: this.env.READY_TIMEOUT_MS,
+          bundler:
+            this.env.BUNDLER_URL && this.deployments?.accountAbstraction
+              ? { url: this.env.BUNDLER_URL, entryPoint: this.deployments.accountAbstraction.entryPoint }
+              : undefined,
         }),
       };
     }
@@ -126,11 +132,11 @@ export class Operations {
 
     gauge(
       "up",
-      "1 when the dependency answers /ready's check (database, chain, relayer, indexer)",
+      "1 when the dependency answers /ready's check (database, chain, relayer, indexer, bundler)",
       ["dependency"],
       async (g) => {
         const { checks } = await this.readiness();
-        for (const [name, check] of Object.entries(checks)) g.set({ dependency: name }, check.ok ? 1 : 0);
+        for (const [name, check] of Object.entries(checks)) if (check) g.set({ dependency: name }, check.ok ? 1 : 0);
       },
     );
     gauge("chain_head_block", "Latest block of the chain RPC", [], async (g) => {

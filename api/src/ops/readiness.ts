@@ -1,5 +1,5 @@
-// Readiness: is every part a request may need up? Postgres, the chain RPC, the relayer, and the indexer caught up
-// with the chain head (within READY_MAX_INDEXER_LAG_BLOCKS). Probes run on the operations pool, never on the pool
+// Readiness: is every part a request may need up? Postgres, the chain RPC, the relayer, the indexer caught up
+// with the chain head (within READY_MAX_INDEXER_LAG_BLOCKS), and the ERC-4337 bundler when one is configured. Probes run on the operations pool, never on the pool
 // user requests share, each with a deadline, and at most once a second however often /ready is asked.
 import type { RelayerClient, RelayerStatus } from "@agenthub/relayer/client";
 import type pg from "pg";
@@ -19,6 +19,8 @@ export interface Readiness {
     chain: Check & { headBlock?: string };
     relayer: Check & { address?: string; pending?: number; balanceWei?: string | null; balanceLow?: boolean | null };
     indexer: Check & { indexedBlock?: string; lagBlocks?: number; maxLagBlocks: number };
+    /** Present when BUNDLER_URL is set: it answers and serves the deployment's EntryPoint. */
+    bundler?: Check & { entryPoint?: string };
   };
 }
 
@@ -49,11 +51,28 @@ export interface ReadinessOptions {
   indexerSchema: string;
   maxLagBlocks: number;
   timeoutMs: number;
+  bundler?: { url: string; entryPoint: string };
+}
+
+/** The bundler answers eth_supportedEntryPoints with our EntryPoint. */
+async function probeBundler(bundler: { url: string; entryPoint: string }, timeoutMs: number): Promise<Check> {
+  const res = await fetch(bundler.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_supportedEntryPoints", params: [] }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await res.json()) as { result?: string[]; error?: { message: string } };
+  if (!body.result) throw new Error(body.error?.message ?? `bundler answered ${res.status}`);
+  if (!body.result.some((a) => a.toLowerCase() === bundler.entryPoint.toLowerCase())) {
+    throw new Error(`bundler does not serve EntryPoint ${bundler.entryPoint}`);
+  }
+  return { ok: true };
 }
 
 export async function probe(opts: ReadinessOptions): Promise<Probe> {
   const { timeoutMs } = opts;
-  const [database, head, indexed, relayer] = await Promise.allSettled([
+  const [database, head, indexed, relayer, bundler] = await Promise.allSettled([
     withDeadline(opts.pool.query("select 1"), timeoutMs, "postgres"),
     withDeadline(opts.chain.getBlockNumber({ cacheTime: 0 }), timeoutMs, "chain RPC"),
     withDeadline(
@@ -66,6 +85,7 @@ export async function probe(opts: ReadinessOptions): Promise<Probe> {
       "indexer checkpoint",
     ),
     opts.relayer.status(),
+    opts.bundler ? probeBundler(opts.bundler, timeoutMs) : Promise.resolve(undefined),
   ]);
   const out: Probe = {
     readiness: {
@@ -80,6 +100,12 @@ export async function probe(opts: ReadinessOptions): Promise<Probe> {
     },
   };
   const { checks } = out.readiness;
+  if (opts.bundler) {
+    checks.bundler =
+      bundler.status === "fulfilled"
+        ? { ok: true, entryPoint: opts.bundler.entryPoint }
+        : { ...failure(bundler.reason), entryPoint: opts.bundler.entryPoint };
+  }
   if (head.status === "fulfilled") out.head = head.value;
   if (relayer.status === "fulfilled") {
     const r = relayer.value;
@@ -116,7 +142,7 @@ export async function probe(opts: ReadinessOptions): Promise<Probe> {
     };
   }
   out.readiness.failing = Object.entries(checks)
-    .filter(([, c]) => !c.ok)
+    .filter(([, c]) => c && !c.ok)
     .map(([name]) => name as keyof Readiness["checks"]);
   out.readiness.ready = out.readiness.failing.length === 0;
   return out;

@@ -6,7 +6,7 @@ import { router } from "../lib/openapi.ts";
 const check = z.object({ ok: z.boolean(), error: z.string().optional() });
 const readiness = z.object({
   ready: z.boolean(),
-  failing: z.array(z.enum(["database", "chain", "relayer", "indexer"])),
+  failing: z.array(z.enum(["database", "chain", "relayer", "indexer", "bundler"])),
   checks: z.object({
     database: check,
     chain: check.extend({ headBlock: z.string().optional() }),
@@ -21,6 +21,7 @@ const readiness = z.object({
       lagBlocks: z.number().int().optional(),
       maxLagBlocks: z.number().int(),
     }),
+    bundler: check.extend({ entryPoint: z.string().optional() }).optional(),
   }),
 });
 
@@ -41,7 +42,9 @@ const ready = createRoute({
   method: "get",
   path: "/ready",
   tags: ["system"],
-  summary: "Readiness: Postgres, chain RPC, relayer and indexer (within READY_MAX_INDEXER_LAG_BLOCKS) all good",
+  summary:
+    "Readiness: Postgres, chain RPC, relayer, indexer (within READY_MAX_INDEXER_LAG_BLOCKS) and, when BUNDLER_URL " +
+    "is set, the ERC-4337 bundler all good",
   responses: {
     200: { description: "Ready to serve", content: { "application/json": { schema: readiness } } },
     503: {

@@ -30,13 +30,17 @@ export class Verifications {
     );
   }
 
-  skillQuestions(skillName: string) {
+  /** Draws a fresh skill test for the agent (10 questions, answerable once within 30 minutes). */
+  startSkillTest(agentId: number, skillName: string) {
     return this.core.call(
-      this.core.api.GET("/api/verifications/skill/{skillName}/questions", { params: { path: { skillName } } }),
+      this.core.api.POST("/api/verifications/skill/{skillName}/attempts", {
+        params: { path: { skillName } },
+        body: { agentId },
+      }),
     );
   }
 
-  /** Submits skill-test answers; the server grades them. */
+  /** Submits the answers of an attempt (`attemptId` from startSkillTest); the server grades them. */
   submitSkill(body: RequestBody<"/api/verifications/skill", "post">) {
     return this.core.call(this.core.api.POST("/api/verifications/skill", { body }));
   }

@@ -118,7 +118,10 @@ export function toAgentRecord(row: Row): AgentRecord {
   };
 }
 
-export async function findAgent(deps: Deps, id: number | bigint): Promise<AgentRecord | undefined> {
+export async function findAgent(
+  deps: Pick<Deps, "pool" | "env">,
+  id: number | bigint,
+): Promise<AgentRecord | undefined> {
   const r = await deps.pool.query<Row>(`${agentSelect(deps.env.INDEXER_SCHEMA)} where a.id = $1`, [String(id)]);
   return r.rows[0] ? toAgentRecord(r.rows[0]) : undefined;
 }

@@ -24,7 +24,8 @@ import {
   type VerificationRow,
   verificationSchema,
 } from "./repository.ts";
-import { gradeSkillTest, QUESTION_BANK, SKILL_PASS_SCORE, SKILL_RETAKE_SECONDS } from "./skills.ts";
+import { ATTEMPT_TTL_SECONDS, type DrawnQuestion, drawQuestions, gradeAttempt } from "./skill-attempts.ts";
+import { SKILL_PASS_SCORE, SKILL_RETAKE_SECONDS } from "./skills.ts";
 
 /** How long a PENDING domain or stake request can be verified (DNS propagation may take up to 48 hours). */
 const CHALLENGE_SECONDS = 7n * 86_400n;
@@ -91,6 +92,9 @@ const verifyStakeRoute = createRoute({
 const skillBody = z.object({
   agentId,
   skillName: z.string().min(1).max(64),
+  attemptId: z.string().min(1).max(64).openapi({
+    description: "From POST /api/verifications/skill/{skillName}/attempts: the questions answered were drawn for it",
+  }),
   testResults: z.object({
     // Accepted for compatibility and ignored: the server grades the answers itself.
     score: z.number().min(0).max(100).optional(),
@@ -120,24 +124,28 @@ const skillRoute = createRoute({
   },
 });
 
-const questionsRoute = createRoute({
-  method: "get",
-  path: "/api/verifications/skill/{skillName}/questions",
+const attemptRoute = createRoute({
+  method: "post",
+  path: "/api/verifications/skill/{skillName}/attempts",
   tags: ["verifications"],
-  summary: "The questions of a skill test (without answers)",
+  summary:
+    "Draw a fresh skill test for an agent: 10 questions (6 computed from random parameters, 4 from the bank), answerable once within 30 minutes",
   request: {
     params: z.object({ skillName: z.string().openapi({ param: { name: "skillName", in: "path" } }) }),
+    body: jsonBody(z.object({ agentId })),
   },
   responses: {
-    200: json(
+    201: json(
       z.object({
+        attemptId: z.string(),
         skillName: z.string(),
         passScore: z.number(),
+        expiresAt: z.string(),
         questions: z.array(z.object({ question: z.string(), options: z.array(z.string()) })),
       }),
-      "Questions",
+      "Questions (without answers)",
     ),
-    ...errorResponses(400),
+    ...errorResponses(400, 404),
   },
 });
 
@@ -343,15 +351,28 @@ export const verificationRoutes = router()
     const skill = body.skillName as SkillName;
     if (!(await agentFacts(deps, body.agentId))) throw errors.agentNotFound(body.agentId);
     const now = await chainClock(deps).now();
-    const grade = gradeSkillTest(skill, body.testResults.questions);
-    const passed = grade.score >= SKILL_PASS_SCORE;
 
     const client = await deps.pool.connect();
     let row: VerificationRow;
+    let passed = false;
     try {
       await client.query("begin");
       // One attempt at a time per (agent, skill), so two parallel submissions cannot both pass the 24-hour rule.
       await client.query("select pg_advisory_xact_lock(hashtext($1))", [`skill:${body.agentId}:${skill}`]);
+      // The answers are graded against the questions drawn for this attempt, which is then spent.
+      const attempt = await client.query<{ questions: DrawnQuestion[] }>(
+        `update api.skill_attempt set used_at = now()
+          where id = $1 and agent_id = $2 and skill_name = $3 and used_at is null and expires_at > now()
+          returning questions`,
+        [body.attemptId, body.agentId, skill],
+      );
+      if (!attempt.rows[0]) {
+        throw new ApiError(
+          400,
+          "INVALID_SKILL_ATTEMPT",
+          `attempt ${body.attemptId} is unknown, for another agent or skill, already answered or past its 30 minutes; draw one with POST /api/verifications/skill/${skill}/attempts`,
+        );
+      }
       const last = await client.query<{ created_at: Date }>(
         `select created_at from api.verification
           where type = 'skill' and agent_id = $1 and skill_name = $2 order by created_at desc limit 1`,
@@ -369,6 +390,8 @@ export const verificationRoutes = router()
           );
         }
       }
+      const grade = gradeAttempt(attempt.rows[0].questions, body.testResults.questions);
+      passed = grade.score >= SKILL_PASS_SCORE;
       const best = await client.query<{ best: number | null }>(
         `select max(score) best from api.verification
           where type = 'skill' and agent_id = $1 and skill_name = $2 and status = 'VERIFIED' and expires_at > $3::timestamptz`,
@@ -418,19 +441,30 @@ export const verificationRoutes = router()
     await verificationCompleted(deps, toView(row, now));
     return c.json({ verification: toView(row, now) }, 201);
   })
-  .openapi(questionsRoute, async (c) => {
+  .openapi(attemptRoute, async (c) => {
+    const deps = c.get("deps");
     const { skillName } = c.req.valid("param");
+    const { agentId: forAgent } = c.req.valid("json");
     if (!(SKILL_NAMES as readonly string[]).includes(skillName)) {
       throw new ApiError(400, "UNKNOWN_SKILL", `skillName must be one of ${SKILL_NAMES.join(", ")}`);
     }
-    const bank = QUESTION_BANK[skillName as SkillName];
+    if (!(await agentFacts(deps, forAgent))) throw errors.agentNotFound(forAgent);
+    const drawn = drawQuestions(skillName as SkillName);
+    const attemptId = `att_${randomBytes(16).toString("hex")}`;
+    const { rows } = await deps.pool.query<{ expires_at: Date }>(
+      `insert into api.skill_attempt (id, agent_id, skill_name, questions, expires_at)
+       values ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5)) returning expires_at`,
+      [attemptId, forAgent, skillName, JSON.stringify(drawn), ATTEMPT_TTL_SECONDS],
+    );
     return c.json(
       {
+        attemptId,
         skillName,
         passScore: SKILL_PASS_SCORE,
-        questions: bank.map(({ question, options }) => ({ question, options })),
+        expiresAt: rows[0]!.expires_at.toISOString(),
+        questions: drawn.map(({ question, options }) => ({ question, options })),
       },
-      200,
+      201,
     );
   })
   .openapi(listRoute, async (c) => {

@@ -1,5 +1,5 @@
-// The stored question bank for skill verifications. The server grades submitted answers against it: the score,
-// passed and correct fields a client sends are never trusted.
+// The conceptual question bank for skill verifications; each attempt draws four of these beside six computed
+// questions (skill-attempts.ts). The score, passed and correct fields a client sends are never trusted.
 import type { SkillName } from "../../domain/reputation.ts";
 
 export const SKILL_PASS_SCORE = 80;
@@ -249,30 +249,3 @@ export const QUESTION_BANK: Record<SkillName, SkillQuestion[]> = {
     ),
   ],
 };
-
-const norm = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
-
-/**
- * Grades submitted answers: each bank question counts once (the first answer to it), unknown questions are
- * ignored, unanswered ones are wrong. Score = round(100 x correct / bank size).
- */
-export function gradeSkillTest(
-  skill: SkillName,
-  answers: { question: string; answer: string }[],
-): { score: number; correct: number; total: number; graded: { question: string; correct: boolean }[] } {
-  const bank = QUESTION_BANK[skill];
-  const byQuestion = new Map(bank.map((item) => [norm(item.question), item]));
-  const answered = new Set<string>();
-  const graded: { question: string; correct: boolean }[] = [];
-  let correct = 0;
-  for (const a of answers) {
-    const key = norm(a.question);
-    const item = byQuestion.get(key);
-    if (!item || answered.has(key)) continue;
-    answered.add(key);
-    const ok = norm(a.answer) === norm(item.answer);
-    if (ok) correct++;
-    graded.push({ question: item.question, correct: ok });
-  }
-  return { score: Math.round((100 * correct) / bank.length), correct, total: bank.length, graded };
-}

@@ -1,0 +1,362 @@
+// The sponsoring paymaster's use case (ERC-7677 behind /api/paymaster): check a UserOperation against AgentHub's
+// policy, reserve its maximum cost in the budgets, and sign VerifyingPaymaster's hash with the paymaster's own key.
+// Policy, in order: our EntryPoint and chain; gas limits and price within bounds; every call an allowed agent
+// action (calls.ts) naming exactly one agent; the agent registered (indexed), neither FROZEN nor BANNED (the
+// status the API derives from indexed chain state), and the sender its account (token owner, or its generated
+// wallet while bound); the agent's and the global budget of the period.
+import type { Deployments } from "@agenthub/common";
+import { RunEscrowAbi } from "@agenthub/common/generated/abis";
+import type pg from "pg";
+import type { Logger } from "pino";
+import { Counter, Gauge, type Registry } from "prom-client";
+import { type Address, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import type { ApiEnv } from "../env.ts";
+import { chainClock } from "../lib/chain-time.ts";
+import { findAgent, statusOf } from "../routes/agents/repository.ts";
+import { type Budget, BudgetStore } from "./budget-store.ts";
+import { accountCalls, allowedCalls, classifyCalls, PolicyRefusal } from "./calls.ts";
+import {
+  maxCostWei,
+  paymasterData,
+  paymasterHash,
+  STUB_SIGNATURE,
+  totalGasLimit,
+  type UserOperation,
+} from "./user-operation.ts";
+
+/** Gas the paymaster's validation may use (ECDSA recovery and hashing the call data; measured ~25k). */
+export const PAYMASTER_VERIFICATION_GAS = 60_000n;
+/** No postOp: the paymaster returns no context. */
+export const PAYMASTER_POST_OP_GAS = 0n;
+
+export interface PaymasterResult {
+  paymaster: Address;
+  paymasterData: Hex;
+  paymasterVerificationGasLimit: Hex;
+  paymasterPostOpGasLimit: Hex;
+  isFinal?: boolean;
+  sponsor?: { name: string };
+}
+
+const hexQuantity = (v: bigint): Hex => `0x${v.toString(16)}`;
+const entryPointBalanceAbi = parseAbi(["function balanceOf(address account) view returns (uint256)"]);
+
+interface PaymasterDeps {
+  env: ApiEnv;
+  pool: pg.Pool;
+  /** The operations pool (/ready, /metrics): series never take a connection a request waits for. */
+  opsPool: pg.Pool;
+  deployments: Deployments;
+  chain: PublicClient;
+  logger: Logger;
+}
+
+export class Paymaster {
+  readonly address: Address;
+  readonly entryPoint: Address;
+  readonly budgets: BudgetStore;
+  /** The same ledger read through the operations pool, for /metrics. */
+  private readonly metricsBudgets: BudgetStore;
+  private readonly signer: PrivateKeyAccount;
+  private readonly rules: ReturnType<typeof allowedCalls>;
+  private readonly requests: Counter;
+  private deposit: { at: number; value: Promise<bigint> } | undefined;
+
+  constructor(
+    private readonly deps: PaymasterDeps,
+    signerKey: Hex,
+    registry: Registry,
+  ) {
+    const aa = deps.deployments.accountAbstraction;
+    if (!aa) throw new Error("the deployments file has no accountAbstraction section (redeploy or re-export it)");
+    this.address = aa.paymaster.address;
+    this.entryPoint = aa.entryPoint;
+    this.signer = privateKeyToAccount(signerKey);
+    this.rules = allowedCalls(deps.deployments);
+    const { env } = deps;
+    const defaults = {
+      agentBudgetWei: env.PAYMASTER_AGENT_BUDGET_WEI,
+      globalBudgetWei: env.PAYMASTER_GLOBAL_BUDGET_WEI,
+      periodSeconds: env.PAYMASTER_BUDGET_PERIOD_SECONDS,
+    };
+    this.budgets = new BudgetStore(deps.pool, env.INDEXER_SCHEMA, defaults);
+    this.metricsBudgets = new BudgetStore(deps.opsPool, env.INDEXER_SCHEMA, defaults);
+    this.requests = new Counter({
+      name: "agenthub_paymaster_requests_total",
+      help: "ERC-7677 requests by method and outcome (sponsored, or the refusal code)",
+      labelNames: ["method", "result"],
+      registers: [registry],
+    });
+    this.defineSeries(registry);
+  }
+
+  /** The key approving sponsorships (must match VerifyingPaymaster.verifyingSigner). */
+  get signerAddress(): Address {
+    return this.signer.address;
+  }
+
+  count(method: string, result: string): void {
+    this.requests.inc({ method, result });
+  }
+
+  /** pm_getPaymasterStubData: the same policy (no budget reservation), a dummy signature for gas estimation. */
+  async stubData(op: UserOperation, entryPoint: Address, chainId: bigint): Promise<PaymasterResult> {
+    const agentId = await this.checkPolicy(op, entryPoint, chainId, { final: false });
+    const budget = await this.budgets.budget();
+    const now = await chainClock(this.deps).now();
+    const spent = await this.budgets.spent(now - (now % BigInt(budget.periodSeconds)), now, agentId);
+    if (spent.agent >= budget.agentBudgetWei) {
+      throw new PolicyRefusal("AGENT_BUDGET_EXCEEDED", `agent ${agentId} has used its sponsorship budget this period`);
+    }
+    if (spent.global >= budget.globalBudgetWei) {
+      throw new PolicyRefusal("GLOBAL_BUDGET_EXCEEDED", "the paymaster's budget for this period is used up");
+    }
+    return {
+      ...this.result(paymasterData(0, 0, STUB_SIGNATURE)),
+      isFinal: false,
+      sponsor: { name: "AgentHub" },
+    };
+  }
+
+  /** pm_getPaymasterData: policy, budget reservation at the operation's maximum cost, then the signature. */
+  async data(op: UserOperation, entryPoint: Address, chainId: bigint): Promise<PaymasterResult> {
+    const agentId = await this.checkPolicy(op, entryPoint, chainId, { final: true });
+    // The operation is signed with our gas limits: those are what the EntryPoint will see.
+    const signed = {
+      ...op,
+      paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS,
+      paymasterPostOpGasLimit: PAYMASTER_POST_OP_GAS,
+    };
+    const now = await chainClock(this.deps).now();
+    const validUntil = Number(now) + this.deps.env.PAYMASTER_VALIDITY_SECONDS;
+    await this.budgets.reserve({
+      sender: op.sender,
+      nonce: op.nonce,
+      agentId,
+      maxCostWei: maxCostWei(signed),
+      validUntil,
+      now,
+    });
+    const hash = paymasterHash(signed, {
+      chainId: this.deps.deployments.chainId,
+      address: this.address,
+      validUntil,
+      validAfter: 0,
+    });
+    const signature = await this.signer.signMessage({ message: { raw: hash } });
+    return this.result(paymasterData(validUntil, 0, signature));
+  }
+
+  async setBudget(budget: Budget): Promise<Budget> {
+    const saved = await this.budgets.setBudget(budget);
+    this.deps.logger.info(
+      {
+        agentBudgetWei: budget.agentBudgetWei.toString(),
+        globalBudgetWei: budget.globalBudgetWei.toString(),
+        periodSeconds: budget.periodSeconds,
+      },
+      "paymaster budget changed",
+    );
+    return saved;
+  }
+
+  /** The paymaster's EntryPoint deposit (what sponsorships are paid from), cached for a second. */
+  depositWei(): Promise<bigint> {
+    if (!this.deposit || Date.now() - this.deposit.at >= 1_000) {
+      const value = this.deps.chain.readContract({
+        address: this.entryPoint,
+        abi: entryPointBalanceAbi,
+        functionName: "balanceOf",
+        args: [this.address],
+      });
+      value.catch(() => {}); // the caller sees the failure; the cache must not hold an unhandled rejection
+      this.deposit = { at: Date.now(), value };
+    }
+    return this.deposit.value;
+  }
+
+  /** Logs an error while the deposit is below PAYMASTER_DEPOSIT_FLOOR_WEI (the floor alarm); returns whether low. */
+  async checkDeposit(): Promise<boolean> {
+    const deposit = await this.depositWei();
+    const floor = this.deps.env.PAYMASTER_DEPOSIT_FLOOR_WEI;
+    if (deposit >= floor) return false;
+    this.deps.logger.error(
+      { paymaster: this.address, depositWei: deposit.toString(), floorWei: floor.toString() },
+      "paymaster deposit below its floor: top it up with EntryPoint.depositTo(paymaster) or sponsorships will fail",
+    );
+    return true;
+  }
+
+  /** Runs the floor alarm every PAYMASTER_DEPOSIT_CHECK_SECONDS; returns the stop function. */
+  watchDeposit(): () => void {
+    const check = () =>
+      this.checkDeposit().catch((error: Error) =>
+        this.deps.logger.warn({ err: error.message }, "paymaster deposit check failed"),
+      );
+    void check();
+    const timer = setInterval(check, this.deps.env.PAYMASTER_DEPOSIT_CHECK_SECONDS * 1000);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private result(data: Hex): PaymasterResult {
+    return {
+      paymaster: this.address,
+      paymasterData: data,
+      paymasterVerificationGasLimit: hexQuantity(PAYMASTER_VERIFICATION_GAS),
+      paymasterPostOpGasLimit: hexQuantity(PAYMASTER_POST_OP_GAS),
+    };
+  }
+
+  /** Every rule but the budget; returns the one agent the operation acts for. */
+  private async checkPolicy(
+    op: UserOperation,
+    entryPoint: Address,
+    chainId: bigint,
+    { final }: { final: boolean },
+  ): Promise<bigint> {
+    const { env, deployments } = this.deps;
+    if (!isAddressEqual(entryPoint, this.entryPoint)) {
+      throw new PolicyRefusal("UNSUPPORTED_ENTRY_POINT", `only EntryPoint ${this.entryPoint} (v0.8) is sponsored`);
+    }
+    if (chainId !== BigInt(deployments.chainId)) {
+      throw new PolicyRefusal("UNSUPPORTED_CHAIN", `only chain ${deployments.chainId} is sponsored`);
+    }
+    if (
+      op.factory &&
+      op.factory !== "0x7702" &&
+      !isAddressEqual(op.factory, deployments.accountAbstraction!.simpleAccountFactory)
+    ) {
+      throw new PolicyRefusal("CALL_NOT_ALLOWED", "only accounts of the SimpleAccountFactory are deployed sponsored");
+    }
+    if (final) {
+      const gas = totalGasLimit({ ...op, paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS });
+      if (gas > env.PAYMASTER_MAX_GAS_PER_OPERATION) {
+        throw new PolicyRefusal(
+          "GAS_LIMIT_TOO_HIGH",
+          `the operation's gas limits add up to ${gas}, over ${env.PAYMASTER_MAX_GAS_PER_OPERATION}`,
+        );
+      }
+      // A priority fee far above the network's would hand the paymaster's deposit to whoever bundles it.
+      const fees = await this.deps.chain.estimateFeesPerGas();
+      const ceiling = (fees.maxFeePerGas * BigInt(env.PAYMASTER_MAX_FEE_PERCENT)) / 100n;
+      if (op.maxFeePerGas > ceiling) {
+        throw new PolicyRefusal(
+          "GAS_PRICE_TOO_HIGH",
+          `maxFeePerGas ${op.maxFeePerGas} is over ${env.PAYMASTER_MAX_FEE_PERCENT}% of the network's ${fees.maxFeePerGas}`,
+        );
+      }
+    }
+
+    const subjects = classifyCalls(accountCalls(op.callData as Hex), this.rules);
+    const agentIds = new Set<bigint>();
+    for (const subject of subjects) {
+      if (subject.kind === "agent") agentIds.add(subject.agentId);
+      if (subject.kind === "run") agentIds.add(await this.agentOfRun(subject.runId));
+    }
+    if (agentIds.size === 0) {
+      throw new PolicyRefusal(
+        "CALL_NOT_ALLOWED",
+        "the operation makes no agent action (approvals alone are not sponsored)",
+      );
+    }
+    if (agentIds.size > 1) throw new PolicyRefusal("MULTIPLE_AGENTS", "a sponsored operation acts for one agent");
+    const [agentId] = agentIds as unknown as [bigint];
+
+    const agent = await findAgent(this.deps, agentId);
+    if (!agent) throw new PolicyRefusal("AGENT_NOT_FOUND", `agent ${agentId} is not registered`);
+    const isAccount =
+      isAddressEqual(agent.owner as Address, op.sender) ||
+      (agent.walletBound && isAddressEqual(agent.wallet as Address, op.sender));
+    if (!isAccount) {
+      throw new PolicyRefusal("NOT_AGENT_ACCOUNT", `${op.sender} does not act for agent ${agentId} (not its owner)`);
+    }
+    const status = statusOf(agent, await chainClock(this.deps).now());
+    if (status === "FROZEN" || status === "BANNED") {
+      throw new PolicyRefusal("AGENT_FROZEN", `agent ${agentId} is ${status}: its operations are not sponsored`);
+    }
+    return agentId;
+  }
+
+  /** The agent a run is claimed by, read from the escrow (the chain wins over the index for the current claim). */
+  private async agentOfRun(runId: bigint): Promise<bigint> {
+    try {
+      const run = await this.deps.chain.readContract({
+        address: this.deps.deployments.contracts.RunEscrow.address,
+        abi: RunEscrowAbi,
+        functionName: "getRun",
+        args: [runId],
+      });
+      if (run.agentId === 0n) throw new PolicyRefusal("RUN_NOT_CLAIMED", `run ${runId} is not claimed by an agent`);
+      return run.agentId;
+    } catch (error) {
+      if (error instanceof PolicyRefusal) throw error;
+      throw new PolicyRefusal("RUN_NOT_FOUND", `run ${runId} does not exist`);
+    }
+  }
+
+  private defineSeries(registry: Registry): void {
+    const registers = [registry];
+    const paymaster = this;
+    new Gauge({
+      name: "agenthub_paymaster_deposit_wei",
+      help: "The paymaster's EntryPoint deposit, which pays for sponsored operations",
+      registers,
+      async collect() {
+        await paymaster
+          .depositWei()
+          .then((v) => this.set(Number(v)))
+          .catch(() => this.reset());
+      },
+    });
+    new Gauge({
+      name: "agenthub_paymaster_deposit_low",
+      help: "1 while the paymaster's deposit is below PAYMASTER_DEPOSIT_FLOOR_WEI (the floor alarm)",
+      registers,
+      async collect() {
+        await paymaster
+          .depositWei()
+          .then((v) => this.set(v < paymaster.deps.env.PAYMASTER_DEPOSIT_FLOOR_WEI ? 1 : 0))
+          .catch(() => this.reset());
+      },
+    });
+    new Gauge({
+      name: "agenthub_paymaster_budget_wei",
+      help: "Sponsorship budget per period: per agent and global",
+      labelNames: ["scope"],
+      registers,
+      async collect() {
+        const budget = await paymaster.metricsBudgets.budget().catch(() => undefined);
+        if (!budget) return this.reset();
+        this.set({ scope: "agent" }, Number(budget.agentBudgetWei));
+        this.set({ scope: "global" }, Number(budget.globalBudgetWei));
+      },
+    });
+    new Gauge({
+      name: "agenthub_paymaster_budget_period_seconds",
+      help: "Length of a sponsorship budget period",
+      registers,
+      async collect() {
+        const budget = await paymaster.metricsBudgets.budget().catch(() => undefined);
+        if (budget) this.set(budget.periodSeconds);
+        else this.reset();
+      },
+    });
+    new Gauge({
+      name: "agenthub_paymaster_spent_wei",
+      help: "Sponsored this period (actual cost of executed operations, maximum cost of signed pending ones)",
+      registers,
+      async collect() {
+        try {
+          const budget = await paymaster.metricsBudgets.budget();
+          const now = await chainClock(paymaster.deps).now();
+          const spent = await paymaster.metricsBudgets.spent(now - (now % BigInt(budget.periodSeconds)), now);
+          this.set(Number(spent.global));
+        } catch {
+          this.reset(); // a failed probe empties the series instead of failing the scrape
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,106 @@
+// ERC-7677 carries the UserOperation in its JSON-RPC form (v0.8: hex quantities, factory/factoryData, optional
+// paymaster fields). This parses it, computes the hash VerifyingPaymaster.getHash signs, and the most the operation
+// can cost the paymaster.
+import { z } from "@hono/zod-openapi";
+import {
+  type Address,
+  concatHex,
+  encodeAbiParameters,
+  type Hex,
+  isAddress,
+  isHex,
+  keccak256,
+  padHex,
+  toHex,
+} from "viem";
+
+const hex = z.string().refine((v) => isHex(v, { strict: true }), "0x-prefixed hex");
+const quantity = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{1,64}$/, "hex quantity")
+  .transform((v) => BigInt(v));
+const optionalQuantity = quantity.optional().transform((v) => v ?? 0n);
+const address = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), "an address")
+  .transform((v) => v as Address);
+
+/** The RPC UserOperation (v0.7/v0.8 shape). Gas fields may be absent or zero when stub data is asked for. */
+export const rpcUserOperation = z.object({
+  sender: address,
+  nonce: quantity,
+  factory: address.or(z.literal("0x7702")).optional(),
+  factoryData: hex.optional(),
+  callData: hex,
+  callGasLimit: optionalQuantity,
+  verificationGasLimit: optionalQuantity,
+  preVerificationGas: optionalQuantity,
+  maxFeePerGas: optionalQuantity,
+  maxPriorityFeePerGas: optionalQuantity,
+  paymasterVerificationGasLimit: optionalQuantity,
+  paymasterPostOpGasLimit: optionalQuantity,
+});
+export type UserOperation = z.infer<typeof rpcUserOperation>;
+
+const u128 = (v: bigint) => padHex(toHex(v), { size: 16 });
+
+/** `initCode` as the EntryPoint receives it (factory ++ factoryData, or empty). */
+export const initCodeOf = (op: UserOperation): Hex =>
+  op.factory ? concatHex([op.factory, op.factoryData ?? "0x"]) : "0x";
+
+/** VerifyingPaymaster.getHash(packedUserOp, validUntil, validAfter), computed without a chain call. */
+export function paymasterHash(
+  op: UserOperation,
+  paymaster: { chainId: number; address: Address; validUntil: number; validAfter: number },
+): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [
+        { type: "address" },
+        { type: "uint256" },
+        { type: "bytes32" },
+        { type: "bytes32" },
+        { type: "bytes32" },
+        { type: "uint256" },
+        { type: "uint256" },
+        { type: "bytes32" },
+        { type: "uint256" },
+        { type: "address" },
+        { type: "uint48" },
+        { type: "uint48" },
+      ],
+      [
+        op.sender,
+        op.nonce,
+        keccak256(initCodeOf(op)),
+        keccak256(op.callData as Hex),
+        concatHex([u128(op.verificationGasLimit), u128(op.callGasLimit)]),
+        BigInt(concatHex([u128(op.paymasterVerificationGasLimit), u128(op.paymasterPostOpGasLimit)])),
+        op.preVerificationGas,
+        concatHex([u128(op.maxPriorityFeePerGas), u128(op.maxFeePerGas)]),
+        BigInt(paymaster.chainId),
+        paymaster.address,
+        paymaster.validUntil,
+        paymaster.validAfter,
+      ],
+    ),
+  );
+}
+
+/** All the gas the operation may use, paid by the paymaster. */
+export const totalGasLimit = (op: UserOperation): bigint =>
+  op.verificationGasLimit +
+  op.callGasLimit +
+  op.preVerificationGas +
+  op.paymasterVerificationGasLimit +
+  op.paymasterPostOpGasLimit;
+
+/** The most the EntryPoint can take from the paymaster's deposit for this operation (its prefund). */
+export const maxCostWei = (op: UserOperation): bigint => totalGasLimit(op) * op.maxFeePerGas;
+
+/** `paymasterData` = abi.encode(uint48 validUntil, uint48 validAfter) ++ signature. */
+export const paymasterData = (validUntil: number, validAfter: number, signature: Hex): Hex =>
+  concatHex([encodeAbiParameters([{ type: "uint48" }, { type: "uint48" }], [validUntil, validAfter]), signature]);
+
+/** A well-formed signature that recovers to nobody useful: stub data for gas estimation (ERC-7677). */
+export const STUB_SIGNATURE: Hex = `0x${"ff".repeat(64)}1c`;

@@ -1,0 +1,441 @@
+// Agents on chain themselves (issue 17): an agent holding only its key and 0 ETH delegates its address to
+// Simple7702Account (EIP-7702) and acts through UserOperations sent to the stack's real Alto bundler, with gas paid
+// by AgentHub's paymaster (ERC-7677 at /api/paymaster, used through viem's standard paymaster client).
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { loadApiEnv } from "@agenthub/api/env";
+import { startApi } from "@agenthub/api/server";
+import { TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { type AgentAccount, agentAccount, agentActions } from "@agenthub/sdk/smart-account";
+import { ExactEvmScheme } from "@x402/evm";
+import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
+import { type Address, encodeFunctionData, type Hex, keccak256, toHex } from "viem";
+import { entryPoint08Abi, formatUserOperation, toPackedUserOperation } from "viem/account-abstraction";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { faucet, registerAgent } from "../support/agents.ts";
+import { adminHeaders, escrowAddress, escrowRun, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
+import { api, db, deployments, publicClient, stack, waitUntil } from "../support/stack.ts";
+
+const aa = deployments.accountAbstraction!;
+const bundlerUrl = stack.env.BUNDLER_URL!;
+const schema = stack.env.INDEXER_SCHEMA ?? "chain";
+const vault = deployments.contracts.StakeVault.address;
+const actions = agentActions(deployments);
+const STAKE = 20_000_000n;
+
+/** A registered agent claimed to a fresh key of its own, with `usdc` base units and no ETH. */
+async function selfCustodiedAgent(usdc: bigint) {
+  const key = generatePrivateKey();
+  const owner = privateKeyToAccount(key);
+  const reg = await registerAgent();
+  const signature = await owner.signMessage({ message: `I claim agent ${reg.agentId} to address ${owner.address}` });
+  const claimed = await api("POST", `/api/agents/${reg.agentId}/claim`, {
+    body: { signature, userAddress: owner.address, claimCode: reg.claimCode },
+  });
+  assert.equal(claimed.status, 200, JSON.stringify(claimed.body));
+  if (usdc > 0n) await faucet(owner.address, usdc);
+  // The paymaster reads the owner from the index (chain facts): wait for the claim transfer there.
+  await waitUntil("the claim transfer in the index", async () => {
+    const r = await db.query(`select 1 from ${schema}.agent where id = $1 and lower(owner) = lower($2)`, [
+      reg.agentId,
+      owner.address,
+    ]);
+    return r.rowCount === 1 || undefined;
+  });
+  const account = await agentAccount({
+    owner,
+    client: publicClient,
+    bundlerUrl,
+    apiUrl: stack.apiUrl,
+    accountAbstraction: aa,
+  });
+  return { key, owner, agentId: BigInt(reg.agentId), account };
+}
+
+/** The paymaster's JSON-RPC answer for an operation `account` would send with `calls`. */
+async function askPaymaster(
+  account: AgentAccount,
+  calls: { to: Address; data: Hex }[],
+  method = "pm_getPaymasterStubData",
+) {
+  // Built by hand: a 0-ETH account cannot be estimated without a paymaster, and the test asks the paymaster itself.
+  const fees = await publicClient.estimateFeesPerGas();
+  const smartAccount = account.client.account!;
+  const op = {
+    sender: account.address,
+    nonce: await smartAccount.getNonce(),
+    callData: await smartAccount.encodeCalls(calls),
+    callGasLimit: 100_000n,
+    verificationGasLimit: 100_000n,
+    preVerificationGas: 60_000n,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  };
+  const hex = (v: bigint | undefined) => `0x${(v ?? 0n).toString(16)}`;
+  const res = await api("POST", "/api/paymaster", {
+    body: {
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: [
+        {
+          sender: op.sender,
+          nonce: hex(op.nonce),
+          callData: op.callData,
+          callGasLimit: hex(op.callGasLimit),
+          verificationGasLimit: hex(op.verificationGasLimit),
+          preVerificationGas: hex(op.preVerificationGas),
+          maxFeePerGas: hex(op.maxFeePerGas),
+          maxPriorityFeePerGas: hex(op.maxPriorityFeePerGas),
+        },
+        aa.entryPoint,
+        hex(BigInt(deployments.chainId)),
+        {},
+      ],
+    },
+  });
+  assert.equal(res.status, 200);
+  return res.body as {
+    result?: { paymaster: string };
+    error?: { code: number; message: string; data: { code: string } };
+  };
+}
+
+const ethOf = (address: Address) => publicClient.getBalance({ address });
+
+describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", () => {
+  let agent: Awaited<ReturnType<typeof selfCustodiedAgent>>;
+  const REWARD = 10_000_000n;
+  let poster: Awaited<ReturnType<typeof newPoster>>;
+  let run: Awaited<ReturnType<typeof openRun>>;
+  const receipts: { step: string; txHash: Hex; userOpHash: Hex; gas: bigint }[] = [];
+
+  before(async () => {
+    agent = await selfCustodiedAgent(50_000_000n);
+    poster = await newPoster();
+    run = await openRun({ key: poster.key, address: poster.address }, { reward: REWARD });
+  });
+
+  it("stakes (approve + deposit batched), claims, starts and submits with 0 ETH; USDC moves to the base unit", async () => {
+    assert.equal(await ethOf(agent.owner.address), 0n);
+    const [agentUsdc, vaultUsdc] = await Promise.all([usdcBalance(agent.owner.address), usdcBalance(vault)]);
+
+    const staked = await agent.account.send(actions.stake(agent.agentId, STAKE));
+    receipts.push({ step: "stake", ...staked, gas: staked.actualGasUsed });
+    assert.equal(await usdcBalance(agent.owner.address), agentUsdc - STAKE);
+    assert.equal(await usdcBalance(vault), vaultUsdc + STAKE);
+
+    const runId = BigInt(run.onchainRunId!);
+    const escrowBefore = await usdcBalance(escrowAddress);
+    for (const [name, calls] of [
+      ["claim", actions.claimRun(runId, agent.agentId)],
+      ["start", actions.startRun(runId)],
+      ["submit", actions.submitRun(runId, keccak256(toHex("deliverable: adds two numbers, with tests")))],
+    ] as const) {
+      const sent = await agent.account.send(calls);
+      receipts.push({ step: name, ...sent, gas: sent.actualGasUsed });
+    }
+    const onchain = await escrowRun(runId);
+    assert.equal(onchain.state, 4, "Submitted");
+    assert.equal(onchain.agentId, agent.agentId);
+    assert.equal(await usdcBalance(escrowAddress), escrowBefore, "agent actions move no USDC");
+    assert.equal(await usdcBalance(agent.owner.address), agentUsdc - STAKE);
+    assert.equal(await ethOf(agent.owner.address), 0n, "the agent never held or paid ETH");
+    // The EOA now delegates to the canonical Simple7702Account (EIP-7702 designator).
+    const code = await publicClient.getCode({ address: agent.owner.address });
+    assert.equal(code?.toLowerCase(), `0xef0100${aa.simple7702Account.slice(2)}`.toLowerCase());
+
+    // The poster approves through the API (once its index shows the submission); the reward reaches the agent's
+    // own address to the base unit.
+    await waitUntil("the submission in the API", async () => {
+      const r = await api("GET", `/api/runs/${run.bountyId}`);
+      return r.body.run?.state === "SUBMITTED" || r.body.state === "SUBMITTED" || undefined;
+    });
+    const approved = await step(poster.key, run.bountyId, "approve", "approve-run");
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(await usdcBalance(agent.owner.address), agentUsdc - STAKE + REWARD);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+  });
+
+  it("requests its stake withdrawal itself", async () => {
+    const sent = await agent.account.send(actions.requestWithdrawal(agent.agentId, STAKE));
+    receipts.push({ step: "requestWithdrawal", ...sent, gas: sent.actualGasUsed });
+    await waitUntil("the withdrawal request in the index", async () => {
+      const r = await db.query(
+        `select account from ${schema}.stake_event where agent_id = $1 and kind = 'WITHDRAWAL_REQUESTED'`,
+        [agent.agentId.toString()],
+      );
+      return r.rows[0] || undefined;
+    }).then((row) => assert.equal(row.account.toLowerCase(), agent.owner.address.toLowerCase()));
+  });
+
+  it("insures itself and requests the coverage withdrawal itself; USDC to the base unit", async () => {
+    const pool = deployments.contracts.InsurancePool.address;
+    const [agentUsdc, poolUsdc] = await Promise.all([usdcBalance(agent.owner.address), usdcBalance(pool)]);
+    for (const [name, calls] of [
+      ["insure", actions.insure(agent.agentId, 5_000_000n)],
+      ["requestCoverageWithdrawal", actions.requestCoverageWithdrawal(agent.agentId, 5_000_000n)],
+    ] as const) {
+      const sent = await agent.account.send(calls);
+      receipts.push({ step: name, ...sent, gas: sent.actualGasUsed });
+    }
+    assert.equal(await usdcBalance(agent.owner.address), agentUsdc - 5_000_000n);
+    assert.equal(await usdcBalance(pool), poolUsdc + 5_000_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+    const row = await waitUntil("the coverage withdrawal request in the index", async () => {
+      const r = await db.query(
+        `select account from ${schema}.insurance_event where agent_id = $1 and kind = 'WITHDRAWAL_REQUESTED'`,
+        [agent.agentId.toString()],
+      );
+      return r.rows[0];
+    });
+    assert.equal(row.account, agent.owner.address.toLowerCase(), "the agent, not the bundler");
+  });
+
+  it("attests another agent, paying standard x402 (EIP-3009) from its delegated address; USDC to the base unit", async () => {
+    const subject = await registerAgent();
+    const recipient = (await api("GET", "/api/config")).body.platformRecipient as Address;
+    const before = { agent: await usdcBalance(agent.owner.address), platform: await usdcBalance(recipient) };
+    const paidFetch = wrapFetchWithPaymentFromConfig(fetch, {
+      schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(agent.owner) }],
+      spendControls: {
+        allowedAssets: [{ network: "eip155:84532", asset: deployments.usdc.address, maxAmountPerPayment: "5000" }],
+      },
+    });
+    // The client dates its authorization by the wall clock; keep it in step with the chain's (tests move it).
+    const offset = Number((await publicClient.getBlock()).timestamp * 1000n) - Date.now();
+    const realNow = Date.now;
+    if (offset > 30_000) Date.now = () => realNow() + offset;
+    let res: Response;
+    try {
+      res = await paidFetch(`${stack.apiUrl}/api/attestations/create`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": `10.77.${Math.floor(Math.random() * 250)}.9`,
+        },
+        body: JSON.stringify({
+          attestorId: Number(agent.agentId),
+          subjectId: subject.agentId,
+          category: "quality",
+          rating: 5,
+          comment: "paid from a smart account",
+        }),
+      });
+    } finally {
+      Date.now = realNow;
+    }
+    const body = await res.json();
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.equal(body.attestation.attestorId, Number(agent.agentId));
+    assert.equal(await usdcBalance(agent.owner.address), before.agent - 5_000n);
+    assert.equal(await usdcBalance(recipient), before.platform + 5_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+  });
+
+  it("the indexer shows the agent as the actor, never the bundler", async () => {
+    const runId = run.onchainRunId!;
+    const rows = await waitUntil("the three agent run events in the index", async () => {
+      const r = await db.query<{ kind: string; actor: string; tx_hash: string }>(
+        `select kind, actor, tx_hash from ${schema}.run_event where run_id = $1 and kind in ('CLAIMED', 'STARTED', 'SUBMITTED')
+          order by block_number, log_index`,
+        [runId],
+      );
+      return r.rows.length === 3 ? r.rows : undefined;
+    });
+    const bundlers = new Set<string>();
+    for (const row of rows) {
+      assert.equal(row.actor, agent.owner.address.toLowerCase(), row.kind);
+      const tx = await publicClient.getTransaction({ hash: row.tx_hash as Hex });
+      bundlers.add(tx.from.toLowerCase());
+      assert.notEqual(tx.from.toLowerCase(), row.actor, "the transaction was sent by the bundler");
+    }
+    // Every sponsored operation is indexed with its sender, bundler and what it cost the paymaster.
+    const ops = await waitUntil("the sponsored operations in the index", async () => {
+      const r = await db.query(
+        `select sender, bundler, success, actual_gas_cost::text from ${schema}.user_operation where sender = $1`,
+        [agent.owner.address.toLowerCase()],
+      );
+      return r.rows.length === receipts.length ? r.rows : undefined;
+    });
+    for (const op of ops) {
+      assert.equal(op.success, true);
+      assert.ok(bundlers.has(op.bundler) || op.bundler !== op.sender);
+      assert.ok(BigInt(op.actual_gas_cost) > 0n);
+    }
+  });
+
+  it("a replayed UserOperation fails", async () => {
+    const first = receipts[1]!; // the claim
+    const original = (await fetch(bundlerUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getUserOperationByHash", params: [first.userOpHash] }),
+    }).then((r) => r.json())) as { result: { userOperation: Record<string, unknown>; entryPoint: string } };
+    assert.ok(original.result?.userOperation, "the bundler knows the operation");
+    const replay = (await fetch(bundlerUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "eth_sendUserOperation",
+        params: [original.result.userOperation, aa.entryPoint],
+      }),
+    }).then((r) => r.json())) as { error?: { message: string } };
+    assert.ok(replay.error, "the bundler refuses the replay");
+    assert.match(replay.error.message, /nonce|AA25|already/i);
+    // Straight to the EntryPoint, without a bundler in between: the account's nonce is used (AA25).
+    const packed = toPackedUserOperation(formatUserOperation(original.result.userOperation as never));
+    await assert.rejects(
+      publicClient.simulateContract({
+        address: aa.entryPoint,
+        abi: entryPoint08Abi,
+        functionName: "handleOps",
+        args: [[packed], poster.address],
+        account: poster.address,
+      }),
+      /AA25/,
+    );
+    const onchain = await escrowRun(BigInt(run.onchainRunId!));
+    assert.equal(onchain.state, 7, "still Completed: nothing ran twice");
+  });
+
+  it("writes the gas of each step (bench reads them too)", () => {
+    assert.ok(receipts[0]!.gas > receipts[1]!.gas, "the first operation also delegates the EOA");
+    for (const r of receipts) assert.ok(r.gas > 50_000n && r.gas < 400_000n, `${r.step}: ${r.gas}`);
+  });
+});
+
+describe("smart accounts: the paymaster refuses what it must not sponsor", () => {
+  it("a foreign call: USDC sent to someone else (CALL_NOT_ALLOWED), through the standard client too", async () => {
+    const agent = await selfCustodiedAgent(5_000_000n);
+    const thief = privateKeyToAccount(generatePrivateKey()).address;
+    const transfer = {
+      to: deployments.usdc.address,
+      data: encodeFunctionData({ abi: TestUSDCAbi, functionName: "transfer", args: [thief, 5_000_000n] }),
+    };
+    const answer = await askPaymaster(agent.account, [transfer]);
+    assert.equal(answer.error?.data.code, "CALL_NOT_ALLOWED", JSON.stringify(answer));
+    // Approving anyone but AgentHub's contracts, or calling a contract that is not AgentHub's, is refused too.
+    const approve = {
+      to: deployments.usdc.address,
+      data: encodeFunctionData({ abi: TestUSDCAbi, functionName: "approve", args: [thief, 1n] }),
+    };
+    assert.equal(
+      (await askPaymaster(agent.account, [...actions.stake(agent.agentId, 1n), approve])).error?.data.code,
+      "CALL_NOT_ALLOWED",
+    );
+    assert.equal((await askPaymaster(agent.account, [{ to: thief, data: "0x" }])).error?.data.code, "CALL_NOT_ALLOWED");
+    await assert.rejects(agent.account.send([transfer]), /CALL_NOT_ALLOWED|not a sponsored/);
+    assert.equal(await usdcBalance(agent.owner.address), 5_000_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+  });
+
+  it("another agent's account (NOT_AGENT_ACCOUNT) and a frozen agent (AGENT_FROZEN)", async () => {
+    const agent = await selfCustodiedAgent(40_000_000n);
+    const stranger = await selfCustodiedAgent(0n);
+    const foreign = await askPaymaster(stranger.account, actions.requestWithdrawal(agent.agentId, 1n));
+    assert.equal(foreign.error?.data.code, "NOT_AGENT_ACCOUNT", JSON.stringify(foreign));
+
+    await agent.account.send(actions.stake(agent.agentId, 40_000_000n));
+    const slash = await api("POST", `/api/agents/${agent.agentId}/slash`, {
+      headers: adminHeaders(),
+      body: { reason: "sponsorship test", percentage: 50 },
+    });
+    assert.equal(slash.status, 200, JSON.stringify(slash.body));
+    assert.equal(slash.body.status, "FROZEN");
+    // Status comes from indexed chain state: the slash is refused as soon as the indexer has it.
+    const frozen = await waitUntil("the slash in the index", async () => {
+      const answer = await askPaymaster(agent.account, actions.requestWithdrawal(agent.agentId, 1n));
+      return answer.error?.data.code === "AGENT_FROZEN" ? answer : undefined;
+    });
+    assert.match(frozen.error!.message, /FROZEN/);
+    await assert.rejects(agent.account.send(actions.requestWithdrawal(agent.agentId, 1n)), /AGENT_FROZEN|FROZEN/);
+  });
+
+  it("beyond the agent's budget (AGENT_BUDGET_EXCEEDED); the budget is in /metrics", async () => {
+    const agent = await selfCustodiedAgent(STAKE);
+    const original = await api("GET", "/api/paymaster/budget", { headers: adminHeaders() });
+    assert.equal(original.status, 200, JSON.stringify(original.body));
+    const { agentBudgetWei, globalBudgetWei, periodSeconds } = original.body;
+    try {
+      // Enough for the first stub check, far less than one operation's maximum cost.
+      const set = await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei: "1000", globalBudgetWei, periodSeconds },
+      });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      const metrics = await fetch(`${stack.apiUrl}/metrics`, {
+        headers: { authorization: `Bearer ${stack.secrets.metricsToken}` },
+      }).then((r) => r.text());
+      assert.match(metrics, /agenthub_paymaster_budget_wei\{scope="agent"\} 1000\n/);
+      assert.match(metrics, /agenthub_paymaster_deposit_wei \d/);
+      assert.match(metrics, /agenthub_paymaster_deposit_low 0\n/);
+      await assert.rejects(agent.account.send(actions.stake(agent.agentId, STAKE)), /AGENT_BUDGET_EXCEEDED/);
+      assert.equal(await usdcBalance(agent.owner.address), STAKE, "nothing ran");
+      const refused = await askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData");
+      assert.equal(refused.error?.data.code, "AGENT_BUDGET_EXCEEDED", JSON.stringify(refused));
+      assert.equal(refused.error?.code, -32003);
+      // The global budget binds as well, whatever the agent's.
+      await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei, globalBudgetWei: "1000", periodSeconds },
+      });
+      const global = await askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData");
+      assert.equal(global.error?.data.code, "GLOBAL_BUDGET_EXCEEDED", JSON.stringify(global));
+      const unauthorized = await api("PUT", "/api/paymaster/budget", {
+        body: { agentBudgetWei: "0", globalBudgetWei: "0", periodSeconds: 60 },
+      });
+      assert.equal(unauthorized.status, 401);
+    } finally {
+      const restored = await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei, globalBudgetWei, periodSeconds },
+      });
+      assert.equal(restored.status, 200);
+    }
+    // Within budget again, the same operation goes through.
+    await agent.account.send(actions.stake(agent.agentId, STAKE));
+    assert.equal(await usdcBalance(agent.owner.address), 0n);
+  });
+});
+
+describe("smart accounts: the paymaster's deposit floor alarm", () => {
+  it("logs an error and sets agenthub_paymaster_deposit_low while the deposit is below the floor", async () => {
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      lines.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    let running: Awaited<ReturnType<typeof startApi>> | undefined;
+    try {
+      // The local deposit is 100 ETH; this process's floor is 1,000 ETH.
+      const env = loadApiEnv({
+        ...stack.env,
+        JOBS_ENABLED: "false",
+        LOG_LEVEL: "error",
+        PAYMASTER_DEPOSIT_FLOOR_WEI: (10n ** 21n).toString(),
+      });
+      running = await startApi(env, 0);
+      await waitUntil("the floor alarm in the log", async () =>
+        lines.some((l) => l.includes("paymaster deposit below its floor")),
+      );
+      const metrics = await fetch(`${running.url}/metrics`, {
+        headers: { authorization: `Bearer ${stack.secrets.metricsToken}` },
+      }).then((r) => r.text());
+      assert.match(metrics, /agenthub_paymaster_deposit_low 1\n/);
+      const alarm = JSON.parse(lines.find((l) => l.includes("paymaster deposit below its floor"))!);
+      assert.equal(alarm.level, 50, "logged as an error");
+      assert.equal(alarm.floorWei, (10n ** 21n).toString());
+    } finally {
+      process.stdout.write = write;
+      await running?.close();
+    }
+  });
+});
+
+after(async () => {
+  await db.end();
+});
