@@ -58,6 +58,7 @@ async function askPaymaster(
   account: AgentAccount,
   calls: { to: Address; data: Hex }[],
   method = "pm_getPaymasterStubData",
+  overrides: { nonce?: bigint; maxFeePerGas?: bigint } = {},
 ) {
   // Built by hand: a 0-ETH account cannot be estimated without a paymaster, and the test asks the paymaster itself.
   const fees = await publicClient.estimateFeesPerGas();
@@ -71,6 +72,7 @@ async function askPaymaster(
     preVerificationGas: 60_000n,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    ...overrides,
   };
   const hex = (v: bigint | undefined) => `0x${(v ?? 0n).toString(16)}`;
   const res = await api("POST", "/api/paymaster", {
@@ -452,6 +454,31 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
         body: { agentBudgetWei, globalBudgetWei, periodSeconds },
       });
       assert.equal(restored.status, 200);
+    }
+    // Budgets hold under concurrency: room for exactly 3 operations, 8 asked for at once (other nonce keys).
+    const maxFeePerGas = (await publicClient.estimateFeesPerGas()).maxFeePerGas;
+    const maxCost = (100_000n + 100_000n + 60_000n + 60_000n) * maxFeePerGas; // limits askPaymaster uses + ours
+    try {
+      const set = await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei: (3n * maxCost).toString(), globalBudgetWei, periodSeconds },
+      });
+      assert.equal(set.status, 200);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, key) =>
+          askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData", {
+            nonce: BigInt(key + 1) << 64n,
+            maxFeePerGas,
+          }),
+        ),
+      );
+      const codes = answers.map((a) => (a.result ? "sponsored" : a.error?.data.code)).sort();
+      assert.deepEqual(codes, [...Array(5).fill("AGENT_BUDGET_EXCEEDED"), ...Array(3).fill("sponsored")]);
+    } finally {
+      await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei, globalBudgetWei, periodSeconds },
+      });
     }
     // Within budget again, the same operation goes through.
     await agent.account.send(actions.stake(agent.agentId, STAKE));
