@@ -178,7 +178,11 @@ export const insuranceEvent = onchainTable(
     txHash: t.hex().notNull(),
     timestamp: t.bigint().notNull(),
   }),
-  (table) => ({ agentIdx: index().on(table.agentId), runIdx: index().on(table.runId) }),
+  (table) => ({
+    agentIdx: index().on(table.agentId),
+    runIdx: index().on(table.runId),
+    txIdx: index().on(table.txHash),
+  }),
 );
 
 export const proposal = onchainTable("proposal", (t) => ({

@@ -4,7 +4,7 @@
 // transaction's sender as a provisional actor: those rows (same transaction, earlier log, actor still the
 // transaction's sender) get the operation's sender. Earlier operations of the bundle already took theirs.
 import { ponder } from "ponder:registry";
-import { runEvent, userOperation } from "ponder:schema";
+import { insuranceEvent, runEvent, userOperation } from "ponder:schema";
 import { and, eq, lt } from "ponder";
 import { isAddressEqual } from "viem";
 import { deployments } from "./lib/deployments.ts";
@@ -18,6 +18,18 @@ ponder.on("EntryPoint:UserOperationEvent", async ({ event, context }) => {
     .update(runEvent)
     .set({ actor: sender })
     .where(and(eq(runEvent.txHash, tx.hash), lt(runEvent.logIndex, event.log.logIndex), eq(runEvent.actor, tx.from)));
+  // Coverage withdrawal requests name their caller the same way (event ids are checkpoints: they sort in log order).
+  await context.db.sql
+    .update(insuranceEvent)
+    .set({ account: sender })
+    .where(
+      and(
+        eq(insuranceEvent.txHash, tx.hash),
+        lt(insuranceEvent.id, event.id),
+        eq(insuranceEvent.kind, "WITHDRAWAL_REQUESTED"),
+        eq(insuranceEvent.account, tx.from),
+      ),
+    );
 
   if (!paymaster || !isAddressEqual(event.args.paymaster, paymaster)) return;
   await context.db.insert(userOperation).values({

@@ -2,10 +2,15 @@
 // Simple7702Account (EIP-7702) and acts through UserOperations sent to the stack's real Alto bundler, with gas paid
 // by AgentHub's paymaster (ERC-7677 at /api/paymaster, used through viem's standard paymaster client).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { type AgentAccount, agentAccount, agentActions } from "@agenthub/api/client/smart-account";
-import { TestUSDCAbi } from "@agenthub/common/generated/abis";
-import { type Address, encodeFunctionData, type Hex, keccak256, toHex } from "viem";
+import { loadApiEnv } from "@agenthub/api/env";
+import { startApi } from "@agenthub/api/server";
+import { AgentIdentityAbi, StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { ExactEvmScheme } from "@x402/evm";
+import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
+import { type Address, createWalletClient, encodeFunctionData, type Hex, http, keccak256, toHex } from "viem";
 import { entryPoint08Abi, formatUserOperation, toPackedUserOperation } from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { faucet, registerAgent } from "../support/agents.ts";
@@ -165,6 +170,70 @@ describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", (
     }).then((row) => assert.equal(row.account.toLowerCase(), agent.owner.address.toLowerCase()));
   });
 
+  it("insures itself and requests the coverage withdrawal itself; USDC to the base unit", async () => {
+    const pool = deployments.contracts.InsurancePool.address;
+    const [agentUsdc, poolUsdc] = await Promise.all([usdcBalance(agent.owner.address), usdcBalance(pool)]);
+    for (const [name, calls] of [
+      ["insure", actions.insure(agent.agentId, 5_000_000n)],
+      ["requestCoverageWithdrawal", actions.requestCoverageWithdrawal(agent.agentId, 5_000_000n)],
+    ] as const) {
+      const sent = await agent.account.send(calls);
+      receipts.push({ step: name, ...sent, gas: sent.actualGasUsed });
+    }
+    assert.equal(await usdcBalance(agent.owner.address), agentUsdc - 5_000_000n);
+    assert.equal(await usdcBalance(pool), poolUsdc + 5_000_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+    const row = await waitUntil("the coverage withdrawal request in the index", async () => {
+      const r = await db.query(
+        `select account from ${schema}.insurance_event where agent_id = $1 and kind = 'WITHDRAWAL_REQUESTED'`,
+        [agent.agentId.toString()],
+      );
+      return r.rows[0];
+    });
+    assert.equal(row.account, agent.owner.address.toLowerCase(), "the agent, not the bundler");
+  });
+
+  it("attests another agent, paying standard x402 (EIP-3009) from its delegated address; USDC to the base unit", async () => {
+    const subject = await registerAgent();
+    const recipient = (await api("GET", "/api/config")).body.platformRecipient as Address;
+    const before = { agent: await usdcBalance(agent.owner.address), platform: await usdcBalance(recipient) };
+    const paidFetch = wrapFetchWithPaymentFromConfig(fetch, {
+      schemes: [{ network: "eip155:84532", client: new ExactEvmScheme(agent.owner) }],
+      spendControls: {
+        allowedAssets: [{ network: "eip155:84532", asset: deployments.usdc.address, maxAmountPerPayment: "5000" }],
+      },
+    });
+    // The client dates its authorization by the wall clock; keep it in step with the chain's (tests move it).
+    const offset = Number((await publicClient.getBlock()).timestamp * 1000n) - Date.now();
+    const realNow = Date.now;
+    if (offset > 30_000) Date.now = () => realNow() + offset;
+    let res: Response;
+    try {
+      res = await paidFetch(`${stack.apiUrl}/api/attestations/create`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": `10.77.${Math.floor(Math.random() * 250)}.9`,
+        },
+        body: JSON.stringify({
+          attestorId: Number(agent.agentId),
+          subjectId: subject.agentId,
+          category: "quality",
+          rating: 5,
+          comment: "paid from a smart account",
+        }),
+      });
+    } finally {
+      Date.now = realNow;
+    }
+    const body = await res.json();
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.equal(body.attestation.attestorId, Number(agent.agentId));
+    assert.equal(await usdcBalance(agent.owner.address), before.agent - 5_000n);
+    assert.equal(await usdcBalance(recipient), before.platform + 5_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+  });
+
   it("the indexer shows the agent as the actor, never the bundler", async () => {
     const runId = run.onchainRunId!;
     const rows = await waitUntil("the three agent run events in the index", async () => {
@@ -239,6 +308,63 @@ describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", (
   });
 });
 
+describe("smart accounts: a fresh SimpleAccount from the canonical factory", () => {
+  it("holding the agent's token, it is deployed by its first sponsored operation and acts with 0 ETH", async () => {
+    const agent = await selfCustodiedAgent(0n);
+    const smart = await agentAccount({
+      owner: agent.owner,
+      client: publicClient,
+      bundlerUrl,
+      apiUrl: stack.apiUrl,
+      accountAbstraction: aa,
+      kind: "smart-account",
+    });
+    assert.notEqual(smart.address, agent.owner.address);
+    assert.equal(await publicClient.getCode({ address: smart.address }), undefined, "not deployed yet");
+    // The owner hands the token to its smart account (an ordinary ERC-721 transfer, its own gas), and USDC arrives.
+    await faucet(agent.owner.address, 0n, 10n ** 16n);
+    const wallet = createWalletClient({
+      account: agent.owner,
+      chain: publicClient.chain,
+      transport: http(stack.rpcUrl),
+    });
+    const hash = await wallet.writeContract({
+      address: deployments.contracts.AgentIdentity.address,
+      abi: AgentIdentityAbi,
+      functionName: "transferFrom",
+      args: [agent.owner.address, smart.address, agent.agentId],
+    });
+    await publicClient.waitForTransactionReceipt({ hash });
+    await faucet(smart.address, STAKE);
+    await waitUntil("the smart account as owner in the index", async () => {
+      const r = await db.query(`select 1 from ${schema}.agent where id = $1 and lower(owner) = lower($2)`, [
+        agent.agentId.toString(),
+        smart.address,
+      ]);
+      return r.rowCount === 1;
+    });
+    // The old owner's key (still the smart account's signer) cannot be sponsored for the agent as itself.
+    const asEoa = await askPaymaster(agent.account, actions.requestWithdrawal(agent.agentId, 1n));
+    assert.equal(asEoa.error?.data.code, "NOT_AGENT_ACCOUNT", JSON.stringify(asEoa));
+
+    const first = await smart.send(actions.stake(agent.agentId, STAKE));
+    assert.ok((await publicClient.getCode({ address: smart.address }))?.length, "deployed by its first operation");
+    assert.equal(await usdcBalance(smart.address), 0n);
+    assert.equal(
+      await publicClient.readContract({
+        address: vault,
+        abi: StakeVaultAbi,
+        functionName: "stakeOf",
+        args: [agent.agentId],
+      }),
+      STAKE,
+    );
+    const later = await smart.send(actions.requestWithdrawal(agent.agentId, STAKE));
+    assert.ok(first.actualGasUsed > later.actualGasUsed, "the first operation also deploys the account");
+    assert.equal(await ethOf(smart.address), 0n);
+  });
+});
+
 describe("smart accounts: the paymaster refuses what it must not sponsor", () => {
   it("a foreign call: USDC sent to someone else (CALL_NOT_ALLOWED), through the standard client too", async () => {
     const agent = await selfCustodiedAgent(5_000_000n);
@@ -308,6 +434,14 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
       assert.equal(await usdcBalance(agent.owner.address), STAKE, "nothing ran");
       const refused = await askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData");
       assert.equal(refused.error?.data.code, "AGENT_BUDGET_EXCEEDED", JSON.stringify(refused));
+      assert.equal(refused.error?.code, -32003);
+      // The global budget binds as well, whatever the agent's.
+      await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei, globalBudgetWei: "1000", periodSeconds },
+      });
+      const global = await askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData");
+      assert.equal(global.error?.data.code, "GLOBAL_BUDGET_EXCEEDED", JSON.stringify(global));
       const unauthorized = await api("PUT", "/api/paymaster/budget", {
         body: { agentBudgetWei: "0", globalBudgetWei: "0", periodSeconds: 60 },
       });
@@ -322,6 +456,57 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
     // Within budget again, the same operation goes through.
     await agent.account.send(actions.stake(agent.agentId, STAKE));
     assert.equal(await usdcBalance(agent.owner.address), 0n);
+  });
+});
+
+describe("smart accounts: the bundler service", () => {
+  it("listens on loopback only (Alto binds 0.0.0.0 unless the stack's preload moves it)", () => {
+    const port = Number(new URL(bundlerUrl).port);
+    const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+    // Listening sockets (state 0A) on that port, from the kernel's own tables.
+    const listening = ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .map((line) => line.trim().split(/\s+/))
+        .filter((cols) => cols[1]?.endsWith(`:${hexPort}`) && cols[3] === "0A")
+        .map((cols) => cols[1]!.split(":")[0]!),
+    );
+    assert.deepEqual(listening, ["0100007F"], "127.0.0.1 only");
+  });
+});
+
+describe("smart accounts: the paymaster's deposit floor alarm", () => {
+  it("logs an error and sets agenthub_paymaster_deposit_low while the deposit is below the floor", async () => {
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      lines.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    let running: Awaited<ReturnType<typeof startApi>> | undefined;
+    try {
+      // The local deposit is 100 ETH; this process's floor is 1,000 ETH.
+      const env = loadApiEnv({
+        ...stack.env,
+        JOBS_ENABLED: "false",
+        LOG_LEVEL: "error",
+        PAYMASTER_DEPOSIT_FLOOR_WEI: (10n ** 21n).toString(),
+      });
+      running = await startApi(env, 0);
+      await waitUntil("the floor alarm in the log", async () =>
+        lines.some((l) => l.includes("paymaster deposit below its floor")),
+      );
+      const metrics = await fetch(`${running.url}/metrics`, {
+        headers: { authorization: `Bearer ${stack.secrets.metricsToken}` },
+      }).then((r) => r.text());
+      assert.match(metrics, /agenthub_paymaster_deposit_low 1\n/);
+      const alarm = JSON.parse(lines.find((l) => l.includes("paymaster deposit below its floor"))!);
+      assert.equal(alarm.level, 50, "logged as an error");
+      assert.equal(alarm.floorWei, (10n ** 21n).toString());
+    } finally {
+      process.stdout.write = write;
+      await running?.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 // bundler, and AgentHub's paymaster (ERC-7677 at <api>/api/paymaster) pays the gas, so the agent needs no ETH.
 // Built on permissionless and viem only (no AgentHub server code), for tests, benchmarks and the SDK.
 import type { Deployments } from "@agenthub/common";
-import { RunEscrowAbi, StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { InsurancePoolAbi, RunEscrowAbi, StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { createSmartAccountClient, type SmartAccountClient } from "permissionless";
 import { toSimpleSmartAccount } from "permissionless/accounts";
 import { createPimlicoClient } from "permissionless/clients/pimlico";
@@ -30,6 +30,7 @@ export interface AgentCall {
 export function agentActions(deployments: Pick<Deployments, "usdc" | "contracts">) {
   const vault = deployments.contracts.StakeVault.address;
   const escrow = deployments.contracts.RunEscrow.address;
+  const pool = deployments.contracts.InsurancePool.address;
   return {
     /** USDC approve + StakeVault deposit in one batched operation (no permit, no ETH). */
     stake: (agentId: bigint, amount: bigint): AgentCall[] => [
@@ -47,6 +48,20 @@ export function agentActions(deployments: Pick<Deployments, "usdc" | "contracts"
     ],
     withdraw: (agentId: bigint): AgentCall[] => [
       { to: vault, data: encodeFunctionData({ abi: StakeVaultAbi, functionName: "withdraw", args: [agentId] }) },
+    ],
+    /** USDC approve + InsurancePool stake (coverage for the agent's posters). */
+    insure: (agentId: bigint, amount: bigint): AgentCall[] => [
+      {
+        to: deployments.usdc.address,
+        data: encodeFunctionData({ abi: TestUSDCAbi, functionName: "approve", args: [pool, amount] }),
+      },
+      { to: pool, data: encodeFunctionData({ abi: InsurancePoolAbi, functionName: "stake", args: [agentId, amount] }) },
+    ],
+    requestCoverageWithdrawal: (agentId: bigint, amount: bigint): AgentCall[] => [
+      {
+        to: pool,
+        data: encodeFunctionData({ abi: InsurancePoolAbi, functionName: "requestWithdrawal", args: [agentId, amount] }),
+      },
     ],
     claimRun: (runId: bigint, agentId: bigint): AgentCall[] => [
       { to: escrow, data: encodeFunctionData({ abi: RunEscrowAbi, functionName: "claim", args: [runId, agentId] }) },
