@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { type AgentAccount, agentAccount, agentActions } from "@agenthub/api/client/smart-account";
 import { loadApiEnv } from "@agenthub/api/env";
 import { startApi } from "@agenthub/api/server";
-import { AgentIdentityAbi, StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { AgentIdentityAbi, StakeVaultAbi, TestUSDCAbi, VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
 import { ExactEvmScheme } from "@x402/evm";
 import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
 import { type Address, createWalletClient, encodeFunctionData, type Hex, http, keccak256, toHex } from "viem";
@@ -483,6 +483,21 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
     // Within budget again, the same operation goes through.
     await agent.account.send(actions.stake(agent.agentId, STAKE));
     assert.equal(await usdcBalance(agent.owner.address), 0n);
+  });
+});
+
+describe("smart accounts: custody of the paymaster", () => {
+  it("is owned by the timelock and approves with its own key, not the relayer's", async () => {
+    const read = (functionName: "owner" | "verifyingSigner" | "entryPoint") =>
+      publicClient.readContract({ address: aa.paymaster.address, abi: VerifyingPaymasterAbi, functionName });
+    assert.equal(await read("owner"), deployments.contracts.AgentHubTimelock.address);
+    assert.equal(await read("entryPoint"), aa.entryPoint);
+    const signer = await read("verifyingSigner");
+    assert.equal(signer, privateKeyToAccount(stack.env.PAYMASTER_SIGNER_KEY as Hex).address);
+    assert.notEqual(signer, privateKeyToAccount(stack.env.RELAYER_PRIVATE_KEY as Hex).address);
+    const state = await api("GET", "/api/paymaster/budget", { headers: adminHeaders() });
+    assert.equal(state.body.signer, signer);
+    assert.equal(state.body.depositWei.length > 18, true, "funded at deployment (100 ETH locally)");
   });
 });
 
