@@ -2,14 +2,15 @@
 // Simple7702Account (EIP-7702) and acts through UserOperations sent to the stack's real Alto bundler, with gas paid
 // by AgentHub's paymaster (ERC-7677 at /api/paymaster, used through viem's standard paymaster client).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { loadApiEnv } from "@agenthub/api/env";
 import { startApi } from "@agenthub/api/server";
-import { TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { AgentIdentityAbi, StakeVaultAbi, TestUSDCAbi, VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
 import { type AgentAccount, agentAccount, agentActions } from "@agenthub/sdk/smart-account";
 import { ExactEvmScheme } from "@x402/evm";
 import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
-import { type Address, encodeFunctionData, type Hex, keccak256, toHex } from "viem";
+import { type Address, createWalletClient, encodeFunctionData, type Hex, http, keccak256, toHex } from "viem";
 import { entryPoint08Abi, formatUserOperation, toPackedUserOperation } from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { faucet, registerAgent } from "../support/agents.ts";
@@ -57,6 +58,7 @@ async function askPaymaster(
   account: AgentAccount,
   calls: { to: Address; data: Hex }[],
   method = "pm_getPaymasterStubData",
+  overrides: { nonce?: bigint; maxFeePerGas?: bigint } = {},
 ) {
   // Built by hand: a 0-ETH account cannot be estimated without a paymaster, and the test asks the paymaster itself.
   const fees = await publicClient.estimateFeesPerGas();
@@ -70,6 +72,7 @@ async function askPaymaster(
     preVerificationGas: 60_000n,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    ...overrides,
   };
   const hex = (v: bigint | undefined) => `0x${(v ?? 0n).toString(16)}`;
   const res = await api("POST", "/api/paymaster", {
@@ -307,6 +310,63 @@ describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", (
   });
 });
 
+describe("smart accounts: a fresh SimpleAccount from the canonical factory", () => {
+  it("holding the agent's token, it is deployed by its first sponsored operation and acts with 0 ETH", async () => {
+    const agent = await selfCustodiedAgent(0n);
+    const smart = await agentAccount({
+      owner: agent.owner,
+      client: publicClient,
+      bundlerUrl,
+      apiUrl: stack.apiUrl,
+      accountAbstraction: aa,
+      kind: "smart-account",
+    });
+    assert.notEqual(smart.address, agent.owner.address);
+    assert.equal(await publicClient.getCode({ address: smart.address }), undefined, "not deployed yet");
+    // The owner hands the token to its smart account (an ordinary ERC-721 transfer, its own gas), and USDC arrives.
+    await faucet(agent.owner.address, 0n, 10n ** 16n);
+    const wallet = createWalletClient({
+      account: agent.owner,
+      chain: publicClient.chain,
+      transport: http(stack.rpcUrl),
+    });
+    const hash = await wallet.writeContract({
+      address: deployments.contracts.AgentIdentity.address,
+      abi: AgentIdentityAbi,
+      functionName: "transferFrom",
+      args: [agent.owner.address, smart.address, agent.agentId],
+    });
+    await publicClient.waitForTransactionReceipt({ hash });
+    await faucet(smart.address, STAKE);
+    await waitUntil("the smart account as owner in the index", async () => {
+      const r = await db.query(`select 1 from ${schema}.agent where id = $1 and lower(owner) = lower($2)`, [
+        agent.agentId.toString(),
+        smart.address,
+      ]);
+      return r.rowCount === 1;
+    });
+    // The old owner's key (still the smart account's signer) cannot be sponsored for the agent as itself.
+    const asEoa = await askPaymaster(agent.account, actions.requestWithdrawal(agent.agentId, 1n));
+    assert.equal(asEoa.error?.data.code, "NOT_AGENT_ACCOUNT", JSON.stringify(asEoa));
+
+    const first = await smart.send(actions.stake(agent.agentId, STAKE));
+    assert.ok((await publicClient.getCode({ address: smart.address }))?.length, "deployed by its first operation");
+    assert.equal(await usdcBalance(smart.address), 0n);
+    assert.equal(
+      await publicClient.readContract({
+        address: vault,
+        abi: StakeVaultAbi,
+        functionName: "stakeOf",
+        args: [agent.agentId],
+      }),
+      STAKE,
+    );
+    const later = await smart.send(actions.requestWithdrawal(agent.agentId, STAKE));
+    assert.ok(first.actualGasUsed > later.actualGasUsed, "the first operation also deploys the account");
+    assert.equal(await ethOf(smart.address), 0n);
+  });
+});
+
 describe("smart accounts: the paymaster refuses what it must not sponsor", () => {
   it("a foreign call: USDC sent to someone else (CALL_NOT_ALLOWED), through the standard client too", async () => {
     const agent = await selfCustodiedAgent(5_000_000n);
@@ -395,9 +455,65 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
       });
       assert.equal(restored.status, 200);
     }
+    // Budgets hold under concurrency: room for exactly 3 operations, 8 asked for at once (other nonce keys).
+    const maxFeePerGas = (await publicClient.estimateFeesPerGas()).maxFeePerGas;
+    const maxCost = (100_000n + 100_000n + 60_000n + 60_000n) * maxFeePerGas; // limits askPaymaster uses + ours
+    try {
+      const set = await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei: (3n * maxCost).toString(), globalBudgetWei, periodSeconds },
+      });
+      assert.equal(set.status, 200);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, key) =>
+          askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData", {
+            nonce: BigInt(key + 1) << 64n,
+            maxFeePerGas,
+          }),
+        ),
+      );
+      const codes = answers.map((a) => (a.result ? "sponsored" : a.error?.data.code)).sort();
+      assert.deepEqual(codes, [...Array(5).fill("AGENT_BUDGET_EXCEEDED"), ...Array(3).fill("sponsored")]);
+    } finally {
+      await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei, globalBudgetWei, periodSeconds },
+      });
+    }
     // Within budget again, the same operation goes through.
     await agent.account.send(actions.stake(agent.agentId, STAKE));
     assert.equal(await usdcBalance(agent.owner.address), 0n);
+  });
+});
+
+describe("smart accounts: custody of the paymaster", () => {
+  it("is owned by the timelock and approves with its own key, not the relayer's", async () => {
+    const read = (functionName: "owner" | "verifyingSigner" | "entryPoint") =>
+      publicClient.readContract({ address: aa.paymaster.address, abi: VerifyingPaymasterAbi, functionName });
+    assert.equal(await read("owner"), deployments.contracts.AgentHubTimelock.address);
+    assert.equal(await read("entryPoint"), aa.entryPoint);
+    const signer = await read("verifyingSigner");
+    assert.equal(signer, privateKeyToAccount(stack.env.PAYMASTER_SIGNER_KEY as Hex).address);
+    assert.notEqual(signer, privateKeyToAccount(stack.env.RELAYER_PRIVATE_KEY as Hex).address);
+    const state = await api("GET", "/api/paymaster/budget", { headers: adminHeaders() });
+    assert.equal(state.body.signer, signer);
+    assert.equal(state.body.depositWei.length > 18, true, "funded at deployment (100 ETH locally)");
+  });
+});
+
+describe("smart accounts: the bundler service", () => {
+  it("listens on loopback only (Alto binds 0.0.0.0 unless the stack's preload moves it)", () => {
+    const port = Number(new URL(bundlerUrl).port);
+    const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+    // Listening sockets (state 0A) on that port, from the kernel's own tables.
+    const listening = ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .map((line) => line.trim().split(/\s+/))
+        .filter((cols) => cols[1]?.endsWith(`:${hexPort}`) && cols[3] === "0A")
+        .map((cols) => cols[1]!.split(":")[0]!),
+    );
+    assert.deepEqual(listening, ["0100007F"], "127.0.0.1 only");
   });
 });
 

@@ -1,4 +1,4 @@
-// Bounded storage: the prune job (every 2 s in the test stack) deletes rows whose purpose has ended and keeps the
+// Bounded storage: the prune job (every 5 s in the test stack) deletes rows whose purpose has ended and keeps the
 // rest, including every spec-scheme payment row (the replay protection).
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";

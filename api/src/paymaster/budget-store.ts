@@ -43,42 +43,38 @@ export class BudgetStore {
     return budget;
   }
 
+  /** Each sponsorship of period $1 (except ($5, $6)) with what it costs now; parameters $1-$6 as in `spent`. */
+  private get costsSql(): string {
+    return `select s.agent_id,
+                   case when uo.user_op_hash is not null then uo.actual_gas_cost
+                        when s.valid_until + $4::int >= $2::bigint then s.max_cost_wei
+                        else 0 end as cost
+              from api.paymaster_sponsorship s
+              left join ${this.indexerSchema}.user_operation uo on uo.sender = s.sender and uo.nonce = s.nonce
+             where s.period_start = $1 and not (s.sender = $5 and s.nonce = $6)`;
+  }
+
   /** What the period starting at `periodStart` has spent, globally and (when given) for one agent. */
   async spent(
     periodStart: bigint,
     now: bigint,
     agentId?: bigint,
     db: pg.Pool | pg.PoolClient = this.pool,
-    except?: { sender: string; nonce: bigint },
   ): Promise<{ global: bigint; agent: bigint }> {
     const r = await db.query<{ global: string; agent: string }>(
       `select coalesce(sum(cost), 0)::text as global,
               coalesce(sum(cost) filter (where agent_id = $3), 0)::text as agent
-         from (select s.agent_id,
-                      case when uo.user_op_hash is not null then uo.actual_gas_cost
-                           when s.valid_until + $4 >= $2 then s.max_cost_wei
-                           else 0 end as cost
-                 from api.paymaster_sponsorship s
-                 left join ${this.indexerSchema}.user_operation uo
-                   on uo.sender = s.sender and uo.nonce = s.nonce
-                where s.period_start = $1
-                  and not (s.sender = $5 and s.nonce = $6)) costs`,
-      [
-        periodStart.toString(),
-        now.toString(),
-        agentId?.toString() ?? null,
-        EXPIRY_GRACE_SECONDS,
-        except?.sender.toLowerCase() ?? "",
-        (except?.nonce ?? -1n).toString(),
-      ],
+         from (${this.costsSql}) costs`,
+      [periodStart.toString(), now.toString(), agentId?.toString() ?? null, EXPIRY_GRACE_SECONDS, "", "-1"],
     );
     return { global: BigInt(r.rows[0]!.global), agent: BigInt(r.rows[0]!.agent) };
   }
 
   /**
-   * Records a sponsorship if it fits both budgets of its period, atomically across API processes (one advisory
-   * lock serializes the check and the insert). Signing the same (sender, nonce) again replaces the earlier one:
-   * only one of them can ever execute.
+   * Records a sponsorship if it fits both budgets of its period. The check and the insert are one statement in a
+   * SERIALIZABLE transaction: two API processes reserving at once cannot both pass on the same remainder (one of
+   * them fails with a serialization error and is retried), and no request ever waits on a lock while holding its
+   * connection. Signing the same (sender, nonce) again replaces the earlier one: only one of them can execute.
    */
   async reserve(entry: {
     sender: string;
@@ -88,35 +84,61 @@ export class BudgetStore {
     validUntil: number;
     now: bigint;
   }): Promise<void> {
-    await withTransaction(this.pool, async (client) => {
-      await client.query("select pg_advisory_xact_lock(hashtext('api.paymaster_sponsorship'))");
-      const budget = await this.budget(client);
-      const periodStart = entry.now - (entry.now % BigInt(budget.periodSeconds));
-      const spent = await this.spent(periodStart, entry.now, entry.agentId, client, entry);
-      if (spent.agent + entry.maxCostWei > budget.agentBudgetWei) {
-        throw new PolicyRefusal(
-          "AGENT_BUDGET_EXCEEDED",
-          `agent ${entry.agentId} has ${budget.agentBudgetWei - spent.agent} wei of its ${budget.agentBudgetWei} wei ` +
-            `sponsorship budget left this period; this operation may cost ${entry.maxCostWei} wei`,
-        );
+    const budget = await this.budget();
+    const periodStart = entry.now - (entry.now % BigInt(budget.periodSeconds));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const row = await withTransaction(
+          this.pool,
+          (client) =>
+            client.query<{ agent_ok: boolean; global_ok: boolean; agent_left: string }>(
+              `with costs as (${this.costsSql}),
+                  spent as (select coalesce(sum(cost), 0) as global,
+                                   coalesce(sum(cost) filter (where agent_id = $3), 0) as agent from costs),
+                  verdict as (select spent.agent + $7::numeric <= $8::numeric as agent_ok,
+                                     spent.global + $7::numeric <= $9::numeric as global_ok,
+                                     $8::numeric - spent.agent as agent_left from spent),
+                  saved as (
+                    insert into api.paymaster_sponsorship
+                      (sender, nonce, agent_id, period_start, max_cost_wei, valid_until)
+                    select $5::text, $6::numeric, $3::bigint, $1::bigint, $7::numeric, $10::bigint
+                      from verdict where agent_ok and global_ok
+                    on conflict (sender, nonce) do update
+                      set agent_id = excluded.agent_id, period_start = excluded.period_start,
+                          max_cost_wei = excluded.max_cost_wei, valid_until = excluded.valid_until, signed_at = now()
+                    returning 1)
+             select agent_ok, global_ok, agent_left::text from verdict`,
+              [
+                periodStart.toString(),
+                entry.now.toString(),
+                entry.agentId.toString(),
+                EXPIRY_GRACE_SECONDS,
+                entry.sender.toLowerCase(),
+                entry.nonce.toString(),
+                entry.maxCostWei.toString(),
+                budget.agentBudgetWei.toString(),
+                budget.globalBudgetWei.toString(),
+                entry.validUntil,
+              ],
+            ),
+          { serializable: true },
+        ).then((r) => r.rows[0]!);
+        if (!row.agent_ok) {
+          throw new PolicyRefusal(
+            "AGENT_BUDGET_EXCEEDED",
+            `agent ${entry.agentId} has ${row.agent_left} wei of its ${budget.agentBudgetWei} wei sponsorship budget ` +
+              `left this period; this operation may cost ${entry.maxCostWei} wei`,
+          );
+        }
+        if (!row.global_ok) {
+          throw new PolicyRefusal("GLOBAL_BUDGET_EXCEEDED", "the paymaster's budget for this period is used up");
+        }
+        return;
+      } catch (error) {
+        // 40001: another reservation of the period committed first; re-read and decide again.
+        if ((error as { code?: string }).code !== "40001" || attempt >= 8) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
       }
-      if (spent.global + entry.maxCostWei > budget.globalBudgetWei) {
-        throw new PolicyRefusal("GLOBAL_BUDGET_EXCEEDED", "the paymaster's budget for this period is used up");
-      }
-      await client.query(
-        `insert into api.paymaster_sponsorship (sender, nonce, agent_id, period_start, max_cost_wei, valid_until)
-         values ($1, $2, $3, $4, $5, $6)
-         on conflict (sender, nonce) do update
-           set agent_id = $3, period_start = $4, max_cost_wei = $5, valid_until = $6, signed_at = now()`,
-        [
-          entry.sender.toLowerCase(),
-          entry.nonce.toString(),
-          entry.agentId.toString(),
-          periodStart.toString(),
-          entry.maxCostWei.toString(),
-          entry.validUntil,
-        ],
-      );
-    });
+    }
   }
 }
