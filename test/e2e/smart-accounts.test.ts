@@ -392,6 +392,39 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
     assert.equal(await ethOf(agent.owner.address), 0n);
   });
 
+  it("malformed or misdirected requests get JSON-RPC errors with stable codes, never a 500", async () => {
+    const rpc = async (body: unknown) => {
+      const res = await api("POST", "/api/paymaster", { body });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.error as { code: number; message: string; data: { code: string } };
+    };
+    const op = { sender: aa.paymaster.address, nonce: "0x0", callData: "0x" };
+    const chainId = `0x${deployments.chainId.toString(16)}`;
+    const method = "pm_getPaymasterStubData";
+    assert.equal(
+      (await rpc({ jsonrpc: "2.0", id: 1, method, params: [op, deployments.usdc.address, chainId, {}] })).data.code,
+      "UNSUPPORTED_ENTRY_POINT",
+    );
+    assert.equal(
+      (await rpc({ jsonrpc: "2.0", id: 2, method, params: [op, aa.entryPoint, "0x1", {}] })).data.code,
+      "UNSUPPORTED_CHAIN",
+    );
+    const invalid = await rpc({
+      jsonrpc: "2.0",
+      id: 3,
+      method,
+      params: [{ ...op, nonce: "seven" }, aa.entryPoint, chainId],
+    });
+    assert.equal(invalid.code, -32602);
+    assert.equal(invalid.data.code, "INVALID_USER_OPERATION");
+    assert.equal((await rpc({ jsonrpc: "2.0", id: 4, method: "eth_sendRawTransaction", params: [] })).code, -32601);
+    assert.equal((await rpc({ hello: "world" })).code, -32600);
+    assert.equal(
+      (await rpc({ jsonrpc: "2.0", id: 5, method, params: [op, aa.entryPoint, chainId] })).data.code,
+      "CALL_NOT_ALLOWED",
+    );
+  });
+
   it("another agent's account (NOT_AGENT_ACCOUNT) and a frozen agent (AGENT_FROZEN)", async () => {
     const agent = await selfCustodiedAgent(40_000_000n);
     const stranger = await selfCustodiedAgent(0n);
