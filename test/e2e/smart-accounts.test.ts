@@ -58,7 +58,7 @@ async function askPaymaster(
   account: AgentAccount,
   calls: { to: Address; data: Hex }[],
   method = "pm_getPaymasterStubData",
-  overrides: { nonce?: bigint; maxFeePerGas?: bigint } = {},
+  overrides: { nonce?: bigint; maxFeePerGas?: bigint; factory?: Address | "0x7702"; factoryData?: Hex } = {},
 ) {
   // Built by hand: a 0-ETH account cannot be estimated without a paymaster, and the test asks the paymaster itself.
   const fees = await publicClient.estimateFeesPerGas();
@@ -90,6 +90,7 @@ async function askPaymaster(
           preVerificationGas: hex(op.preVerificationGas),
           maxFeePerGas: hex(op.maxFeePerGas),
           maxPriorityFeePerGas: hex(op.maxPriorityFeePerGas),
+          ...(op.factory ? { factory: op.factory, factoryData: op.factoryData } : {}),
         },
         aa.entryPoint,
         hex(BigInt(deployments.chainId)),
@@ -388,6 +389,16 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
     );
     assert.equal((await askPaymaster(agent.account, [{ to: thief, data: "0x" }])).error?.data.code, "CALL_NOT_ALLOWED");
     await assert.rejects(agent.account.send([transfer]), /CALL_NOT_ALLOWED|not a sponsored/);
+    // The same transfer hidden in the init code (7702 initialization, or another factory) is refused as well.
+    const hidden = await agent.account.client.account!.encodeCalls([transfer]);
+    const stake = actions.stake(agent.agentId, 1n);
+    for (const factory of ["0x7702", thief, aa.simpleAccountFactory] as const) {
+      const answer = await askPaymaster(agent.account, stake, "pm_getPaymasterStubData", {
+        factory,
+        factoryData: hidden,
+      });
+      assert.equal(answer.error?.data.code, "CALL_NOT_ALLOWED", `${factory}: ${JSON.stringify(answer)}`);
+    }
     assert.equal(await usdcBalance(agent.owner.address), 5_000_000n);
     assert.equal(await ethOf(agent.owner.address), 0n);
   });
