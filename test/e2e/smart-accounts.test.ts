@@ -58,7 +58,7 @@ async function askPaymaster(
   account: AgentAccount,
   calls: { to: Address; data: Hex }[],
   method = "pm_getPaymasterStubData",
-  overrides: { nonce?: bigint; maxFeePerGas?: bigint } = {},
+  overrides: { nonce?: bigint; maxFeePerGas?: bigint; factory?: Address | "0x7702"; factoryData?: Hex } = {},
 ) {
   // Built by hand: a 0-ETH account cannot be estimated without a paymaster, and the test asks the paymaster itself.
   const fees = await publicClient.estimateFeesPerGas();
@@ -90,6 +90,7 @@ async function askPaymaster(
           preVerificationGas: hex(op.preVerificationGas),
           maxFeePerGas: hex(op.maxFeePerGas),
           maxPriorityFeePerGas: hex(op.maxPriorityFeePerGas),
+          ...(op.factory ? { factory: op.factory, factoryData: op.factoryData } : {}),
         },
         aa.entryPoint,
         hex(BigInt(deployments.chainId)),
@@ -388,8 +389,51 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
     );
     assert.equal((await askPaymaster(agent.account, [{ to: thief, data: "0x" }])).error?.data.code, "CALL_NOT_ALLOWED");
     await assert.rejects(agent.account.send([transfer]), /CALL_NOT_ALLOWED|not a sponsored/);
+    // The same transfer hidden in the init code (7702 initialization, or another factory) is refused as well.
+    const hidden = await agent.account.client.account!.encodeCalls([transfer]);
+    const stake = actions.stake(agent.agentId, 1n);
+    for (const factory of ["0x7702", thief, aa.simpleAccountFactory] as const) {
+      const answer = await askPaymaster(agent.account, stake, "pm_getPaymasterStubData", {
+        factory,
+        factoryData: hidden,
+      });
+      assert.equal(answer.error?.data.code, "CALL_NOT_ALLOWED", `${factory}: ${JSON.stringify(answer)}`);
+    }
     assert.equal(await usdcBalance(agent.owner.address), 5_000_000n);
     assert.equal(await ethOf(agent.owner.address), 0n);
+  });
+
+  it("malformed or misdirected requests get JSON-RPC errors with stable codes, never a 500", async () => {
+    const rpc = async (body: unknown) => {
+      const res = await api("POST", "/api/paymaster", { body });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.error as { code: number; message: string; data: { code: string } };
+    };
+    const op = { sender: aa.paymaster.address, nonce: "0x0", callData: "0x" };
+    const chainId = `0x${deployments.chainId.toString(16)}`;
+    const method = "pm_getPaymasterStubData";
+    assert.equal(
+      (await rpc({ jsonrpc: "2.0", id: 1, method, params: [op, deployments.usdc.address, chainId, {}] })).data.code,
+      "UNSUPPORTED_ENTRY_POINT",
+    );
+    assert.equal(
+      (await rpc({ jsonrpc: "2.0", id: 2, method, params: [op, aa.entryPoint, "0x1", {}] })).data.code,
+      "UNSUPPORTED_CHAIN",
+    );
+    const invalid = await rpc({
+      jsonrpc: "2.0",
+      id: 3,
+      method,
+      params: [{ ...op, nonce: "seven" }, aa.entryPoint, chainId],
+    });
+    assert.equal(invalid.code, -32602);
+    assert.equal(invalid.data.code, "INVALID_USER_OPERATION");
+    assert.equal((await rpc({ jsonrpc: "2.0", id: 4, method: "eth_sendRawTransaction", params: [] })).code, -32601);
+    assert.equal((await rpc({ hello: "world" })).code, -32600);
+    assert.equal(
+      (await rpc({ jsonrpc: "2.0", id: 5, method, params: [op, aa.entryPoint, chainId] })).data.code,
+      "CALL_NOT_ALLOWED",
+    );
   });
 
   it("another agent's account (NOT_AGENT_ACCOUNT) and a frozen agent (AGENT_FROZEN)", async () => {

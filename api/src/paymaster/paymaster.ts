@@ -9,7 +9,7 @@ import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
-import { type Address, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
+import { type Address, decodeFunctionData, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { ApiEnv } from "../env.ts";
 import { chainClock } from "../lib/chain-time.ts";
@@ -24,6 +24,30 @@ import {
   totalGasLimit,
   type UserOperation,
 } from "./user-operation.ts";
+
+const factoryAbi = parseAbi(["function createAccount(address owner, uint256 salt)"]);
+const EIP7702_MARKER = "0x7702000000000000000000000000000000000000";
+
+/**
+ * The init code runs calls too, outside the call policy: an EIP-7702 operation may carry none (the marker alone),
+ * and an account deployment must be exactly SimpleAccountFactory.createAccount.
+ */
+function checkInitCode(op: UserOperation, factory: Address): void {
+  if (!op.factory) return;
+  const initData = op.factoryData ?? "0x";
+  if (op.factory === "0x7702" || isAddressEqual(op.factory, EIP7702_MARKER)) {
+    if (initData === "0x") return;
+    throw new PolicyRefusal("CALL_NOT_ALLOWED", "EIP-7702 initialization calls are not sponsored");
+  }
+  if (!isAddressEqual(op.factory, factory)) {
+    throw new PolicyRefusal("CALL_NOT_ALLOWED", "only accounts of the SimpleAccountFactory are deployed sponsored");
+  }
+  try {
+    decodeFunctionData({ abi: factoryAbi, data: initData as Hex });
+  } catch {
+    throw new PolicyRefusal("CALL_NOT_ALLOWED", "the factory call must be createAccount(owner, salt)");
+  }
+}
 
 /** Gas the paymaster's validation may use (ECDSA recovery and hashing the call data; measured ~25k). */
 export const PAYMASTER_VERIFICATION_GAS = 60_000n;
@@ -223,13 +247,7 @@ export class Paymaster {
     if (chainId !== BigInt(deployments.chainId)) {
       throw new PolicyRefusal("UNSUPPORTED_CHAIN", `only chain ${deployments.chainId} is sponsored`);
     }
-    if (
-      op.factory &&
-      op.factory !== "0x7702" &&
-      !isAddressEqual(op.factory, deployments.accountAbstraction!.simpleAccountFactory)
-    ) {
-      throw new PolicyRefusal("CALL_NOT_ALLOWED", "only accounts of the SimpleAccountFactory are deployed sponsored");
-    }
+    checkInitCode(op, deployments.accountAbstraction!.simpleAccountFactory);
     if (final) {
       const gas = totalGasLimit({ ...op, paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS });
       if (gas > env.PAYMASTER_MAX_GAS_PER_OPERATION) {
