@@ -8,8 +8,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { chainViews } from "../api/src/db/index.ts";
 import { migrate } from "../api/src/db/migrate.ts";
-import { recomputeAgents, recomputeAll } from "../api/src/domain/reputation-store.ts";
+import { recomputeAgents, recomputeAll } from "../api/src/stores/reputation-recompute.ts";
 import { repoRoot } from "../scripts/lib/chain.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
 import { freePort } from "../scripts/lib/stack.ts";
@@ -21,7 +22,7 @@ const log = (msg: string) => console.log(`[bench] ${msg}`);
 
 const db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: await freePort(), log });
 const pool = new pg.Pool({ connectionString: db.url, max: 4 });
-const deps = { pool, env: { INDEXER_SCHEMA: "chain" } };
+const deps = { pool, views: chainViews("chain") };
 
 // CPU seconds used by this Node process and by the benchmark's Postgres (postmaster, live backends, and reaped
 // parallel workers via the postmaster's cutime/cstime), so results stay readable on a machine shared with other work.

@@ -3,41 +3,19 @@
 // gas used by its escrow transaction, read from the receipt. Writes bench/results/run-lifecycle.md.
 //
 //   pnpm exec tsx bench/run-lifecycle.ts [N=20]
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "../scripts/lib/chain.ts";
-import { startStack } from "../scripts/lib/stack.ts";
+import { startBenchStack } from "./lib/stack.ts";
 
 const N = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 20);
-const dataDir = mkdtempSync(join(tmpdir(), "agenthub-bench-"));
-const booted = Date.now();
-const stack = await startStack({
-  dataDir,
-  quiet: true,
-  log: (msg) => console.log(`[stack] ${msg}`),
-  // Each request carries its own X-Forwarded-For (as behind a load balancer), so rate limits do not bind.
-  apiEnv: { TRUST_PROXY: "1", LOG_LEVEL: "warn" },
-});
-console.log(`[stack] up in ${((Date.now() - booted) / 1000).toFixed(1)} s`);
-const stackFile = join(dataDir, "stack.json");
-writeFileSync(
-  stackFile,
-  JSON.stringify({
-    apiUrl: stack.apiUrl,
-    rpcUrl: stack.rpcUrl,
-    databaseUrl: stack.databaseUrl,
-    relayerUrl: stack.relayerUrl,
-    deploymentsFile: stack.deploymentsFile,
-    secrets: stack.secrets,
-    env: stack.env,
-  }),
-);
-// The end-to-end helpers read the stack description at import time.
-process.env.AGENTHUB_STACK = stackFile;
+// Each request carries its own X-Forwarded-For (as behind a load balancer), so rate limits do not bind.
+const bench = await startBenchStack("lifecycle", { TRUST_PROXY: "1", LOG_LEVEL: "warn" });
 const { api, db, publicClient } = await import("../test/support/stack.ts");
-const { signedAction, signPermit, stakedAgent } = await import("../test/support/agents.ts");
-const { chainTime, escrowAddress, newPoster } = await import("../test/support/runs.ts");
+const { signedAction, stakedAgent } = await import("../test/support/agents.ts");
+const { chainTime, newPoster, signConsent, signFundingAuthorization } = await import("../test/support/runs.ts");
+const { deliverableHashOf } = await import("@agenthub/sdk/protocol");
 
 type Hex = `0x${string}`;
 const STEPS = ["create", "fund", "claim", "start", "submit", "request-revision", "resubmit", "approve"] as const;
@@ -84,16 +62,20 @@ try {
     );
     total += create.ms;
     const id: number = create.body.run.bountyId;
-    const value = BigInt(create.body.run.reward) + BigInt(create.body.run.fee);
-    const permitDeadline = (await chainTime()) + 3600n;
-    const permit = await signPermit(poster.key, escrowAddress, value, permitDeadline);
+    const authorization = await signFundingAuthorization(poster.key, create.body.run);
+    // The signed request plus the party's on-chain consent (both signed before the clock starts).
     const signed = (key: Hex, action: string) => signedAction(key, action, "run", id);
+    type ConsentAction = Parameters<typeof signConsent>[2];
+    const consented = async (key: Hex, action: string, consent: ConsentAction, extra = {}) => ({
+      ...(await signed(key, action)),
+      consent: await signConsent(key, id, consent, extra),
+    });
     total += (
       await timed(
         "fund",
         "POST",
         `/api/runs/${id}/fund`,
-        { ...(await signed(poster.key, "fund-run")), permit: { deadline: Number(permitDeadline), signature: permit } },
+        { ...(await signed(poster.key, "fund-run")), authorization },
         200,
       )
     ).ms;
@@ -102,18 +84,28 @@ try {
         "claim",
         "POST",
         `/api/runs/${id}/claim`,
-        { agentId: agent.agentId, walletAddress: agent.owner.address, ...(await signed(agent.owner.key, "claim-run")) },
+        {
+          agentId: agent.agentId,
+          walletAddress: agent.owner.address,
+          ...(await consented(agent.owner.key, "claim-run", "claim", { agentId: agent.agentId })),
+        },
         200,
       )
     ).ms;
-    total += (await timed("start", "POST", `/api/runs/${id}/start`, await signed(agent.owner.key, "start-run"), 200))
-      .ms;
+    total += (
+      await timed("start", "POST", `/api/runs/${id}/start`, await consented(agent.owner.key, "start-run", "start"), 200)
+    ).ms;
     total += (
       await timed(
         "submit",
         "POST",
         `/api/runs/${id}/submit`,
-        { ...(await signed(agent.owner.key, "submit-run")), deliverable: { run: id, answer: "first" } },
+        {
+          ...(await consented(agent.owner.key, "submit-run", "submit", {
+            deliverableHash: deliverableHashOf({ run: id, answer: "first" }),
+          })),
+          deliverable: { run: id, answer: "first" },
+        },
         200,
       )
     ).ms;
@@ -122,7 +114,7 @@ try {
         "request-revision",
         "POST",
         `/api/runs/${id}/request-revision`,
-        { ...(await signed(poster.key, "request-revision")), feedback: "one more pass" },
+        { ...(await consented(poster.key, "request-revision", "requestRevision")), feedback: "one more pass" },
         200,
       )
     ).ms;
@@ -131,7 +123,12 @@ try {
         "resubmit",
         "POST",
         `/api/runs/${id}/submit`,
-        { ...(await signed(agent.owner.key, "submit-run")), deliverable: { run: id, answer: "second" } },
+        {
+          ...(await consented(agent.owner.key, "submit-run", "submit", {
+            deliverableHash: deliverableHashOf({ run: id, answer: "second" }),
+          })),
+          deliverable: { run: id, answer: "second" },
+        },
         200,
       )
     ).ms;
@@ -139,7 +136,7 @@ try {
       "approve",
       "POST",
       `/api/runs/${id}/approve`,
-      await signed(poster.key, "approve-run"),
+      await consented(poster.key, "approve-run", "approve"),
       200,
     );
     total += approved.ms;
@@ -150,8 +147,7 @@ try {
   }
 } finally {
   await db.end().catch(() => {});
-  await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }
 
 const pct = (values: number[], p: number) => {
@@ -172,7 +168,7 @@ const gasStats = (values: bigint[]) => {
 
 // The contract suite's gas report for the same functions (median over the contract tests), for comparison.
 const escrowFunction: Partial<Record<Step, string>> = {
-  fund: "createRunWithPermit",
+  fund: "createRunWithAuthorization",
   claim: "claim",
   start: "start",
   submit: "submit",
@@ -204,7 +200,7 @@ const report = `# Run lifecycle benchmark
 
 ${N} full lifecycles over HTTP on one local stack (\`pnpm exec tsx bench/run-lifecycle.ts ${N}\`), run ${new Date().toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "unknown"}).
 
-Each lifecycle: create (DRAFT) → fund (EIP-2612 permit, relayed \`createRunWithPermit\`) → claim → start → submit → request-revision → resubmit → approve, one poster and one staked agent, all gasless for both. A step's latency is its HTTP request alone (the SIWE message and permit are signed before the clock starts): signature and nonce check, per-run lease, the relayer's simulate + send + receipt (Hardhat automine), and the wait until the indexer (Ponder, 200 ms polling on a local chain) shows the transaction's events. Gas is each step's transaction receipt \`gasUsed\` (includes the 21,000 base and calldata); the last column is the median of the contract test suite's gas report (\`contracts/gas-report.md\`) for the same function.
+Each lifecycle: create (DRAFT) → fund (the poster's terms-bound EIP-3009 authorization, relayed \`createRunWithAuthorization\`) → claim → start → submit → request-revision → resubmit → approve, one poster and one staked agent, all gasless for both. A step's latency is its HTTP request alone (the SIWE message and funding authorization are signed before the clock starts): signature and nonce check, per-run lease, the relayer's simulate + send + receipt (Hardhat automine), and the wait until the indexer (Ponder, 200 ms polling on a local chain) shows the transaction's events. Gas is each step's transaction receipt \`gasUsed\` (includes the 21,000 base and calldata); the last column is the median of the contract test suite's gas report (\`contracts/gas-report.md\`) for the same function.
 
 | Step | p50 ms | p95 ms | max ms | Escrow call | gas min | gas avg | gas max | gas-report median |
 |---|---:|---:|---:|---|---:|---:|---:|---:|

@@ -9,8 +9,7 @@ import { createApp } from "../api/src/app.ts";
 import type { Deps } from "../api/src/context.ts";
 import { createPool } from "../api/src/db/pool.ts";
 import { loadApiEnv } from "../api/src/env.ts";
-import { paymentGate, requirePayment } from "../api/src/payments/index.ts";
-import { searchCacheStats } from "../api/src/routes/intelligence/search.ts";
+import { requirePayment } from "../api/src/payments/index.ts";
 import { createDeps } from "../api/src/server.ts";
 
 // The API package's own dependencies (this file lives outside it).
@@ -26,10 +25,10 @@ const deps = createDeps(env, pool, pino({ level: env.LOG_LEVEL }));
 const app = createApp(deps);
 const staticBody = { status: "ok", service: "agenthub", version: "1.0.0" };
 app.get("/bench/static", (c) => c.json(staticBody));
-app.get("/bench/cache", (c) => c.json(searchCacheStats(deps)));
+app.get("/bench/cache", (c) => c.json(deps.search.stats()));
 app.post("/bench/paid", requirePayment("/api/intelligence/search"), (c) => c.json({ paid: c.get("payment").nonce }));
 serve({ fetch: app.fetch, hostname: "127.0.0.1", port: env.PORT }, () => {
-  console.log(`bench API on ${env.PORT} (signature recovery: ${paymentGate(deps).recoverer})`);
+  console.log(`bench API on ${env.PORT} (signature recovery: ${deps.payments.recoverer})`);
 });
 process.on("SIGTERM", async () => {
   await pool.end();

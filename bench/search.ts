@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { contractNames } from "@agenthub/common";
 import autocannon from "autocannon";
 import pg from "pg";
 import { toHex } from "viem";
@@ -184,17 +185,8 @@ async function startApiProcess(cache: boolean): Promise<string> {
       usdc: { address: address(100), name: "USDC", version: "2", decimals: 6 },
       treasury: recipient,
       startBlock: 0,
-      contracts: Object.fromEntries(
-        [
-          "AgentIdentity",
-          "StakeVault",
-          "RunEscrow",
-          "InsurancePool",
-          "AgentHubToken",
-          "AgentHubTimelock",
-          "AgentHubGovernor",
-        ].map((name, i) => [name, { address: address(i), startBlock: 0 }]),
-      ),
+      // Every contract the deployments schema names (a hand-kept list broke when SubscriptionVault came in).
+      contracts: Object.fromEntries(contractNames.map((name, i) => [name, { address: address(i), startBlock: 0 }])),
       deployedAt: new Date().toISOString(),
     }),
   );
@@ -375,11 +367,12 @@ async function run(urls: string[], s: Scenario, connections: number, duration: n
 /** EXPLAIN ANALYZE of the passes one sample request runs (the walk, then the GIN pass if the walk falls short). */
 async function explain(s: Scenario): Promise<string> {
   if (s.path !== SEARCH) return "";
-  const { searchStatement, hasIndexedCondition } = await import("../api/src/routes/intelligence/search-query.ts");
+  const { searchStatement, hasIndexedCondition } = await import("../api/src/stores/search/query.ts");
+  const { chainViews } = await import("../api/src/db/index.ts");
   const f = { limit: 20, ...(s.body!() as object) };
   const out: string[] = [];
   for (const pass of ["walk", hasIndexedCondition(f) ? "match" : "rest"] as const) {
-    const q = searchStatement(pass, "chain", f, false);
+    const q = searchStatement(pass, chainViews("chain").names, f, false);
     const { rows } = await pool.query(`explain (analyze, costs off, timing on) ${q.text}`, q.values);
     out.push(`-- ${pass} pass\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
     // The page query answers one row; `found` counts the page rows it saw (limit + 1 means the walk answered).

@@ -3,42 +3,23 @@
 // one fresh local stack. Per step: gas and latency. Writes bench/results/smart-accounts.md.
 //
 //   pnpm exec tsx bench/smart-accounts.ts [N=10]
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import type { Hex } from "viem";
 import { keccak256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { repoRoot } from "../scripts/lib/chain.ts";
-import { startStack } from "../scripts/lib/stack.ts";
+import { startBenchStack } from "./lib/stack.ts";
 
 const N = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 10);
-const dataDir = mkdtempSync(join(tmpdir(), "agenthub-bench-aa-"));
-const booted = Date.now();
-const stack = await startStack({
-  dataDir,
-  quiet: true,
-  log: (msg) => console.log(`[stack] ${msg}`),
-  apiEnv: { TRUST_PROXY: "1", LOG_LEVEL: "warn" },
-});
-console.log(`[stack] up in ${((Date.now() - booted) / 1000).toFixed(1)} s`);
-const stackFile = join(dataDir, "stack.json");
-writeFileSync(
-  stackFile,
-  JSON.stringify({
-    apiUrl: stack.apiUrl,
-    rpcUrl: stack.rpcUrl,
-    databaseUrl: stack.databaseUrl,
-    relayerUrl: stack.relayerUrl,
-    deploymentsFile: stack.deploymentsFile,
-    secrets: stack.secrets,
-    env: stack.env,
-  }),
-);
-process.env.AGENTHUB_STACK = stackFile;
+// Each request carries its own X-Forwarded-For (as behind a load balancer), so rate limits do not bind.
+const bench = await startBenchStack("aa", { TRUST_PROXY: "1", LOG_LEVEL: "warn" });
+const { stack } = bench;
 const { api, db, deployments, publicClient } = await import("../test/support/stack.ts");
 const { faucet, registerAgent, signedAction, stakedAgent } = await import("../test/support/agents.ts");
-const { newPoster, openRun } = await import("../test/support/runs.ts");
+const { newPoster, openRun, signConsent } = await import("../test/support/runs.ts");
+const { deliverableHashOf } = await import("@agenthub/sdk/protocol");
 const { agentAccount, agentActions } = await import("@agenthub/sdk/smart-account");
 
 const STEPS = ["stake", "claim", "start", "submit"] as const;
@@ -127,11 +108,18 @@ try {
         agentId: agent.agentId,
         walletAddress: agent.owner.address,
         ...(await signedAction(agent.owner.key, "claim-run", "run", id)),
+        consent: await signConsent(agent.owner.key, id, "claim", { agentId: agent.agentId }),
       }),
-      start: async () => signedAction(agent.owner.key, "start-run", "run", id),
+      start: async () => ({
+        ...(await signedAction(agent.owner.key, "start-run", "run", id)),
+        consent: await signConsent(agent.owner.key, id, "start"),
+      }),
       submit: async () => ({
         ...(await signedAction(agent.owner.key, "submit-run", "run", id)),
         deliverable: { run: id, answer: `relayed ${i}` },
+        consent: await signConsent(agent.owner.key, id, "submit", {
+          deliverableHash: deliverableHashOf({ run: id, answer: `relayed ${i}` }),
+        }),
       }),
     };
     for (const step of ["claim", "start", "submit"] as const) {
@@ -147,8 +135,7 @@ try {
   }
 } finally {
   await db.end().catch(() => {});
-  await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }
 
 const pct = (values: number[], p: number) => {

@@ -34,6 +34,9 @@ contract AgentIdentity is ERC721, RolePausable, EIP712, IAgentIdentity {
     /// @dev Everything but the 21 payload bytes: registeredAt, claimed, prefix code and length.
     uint256 private constant _META_MASK = (1 << 88) - 1;
 
+    /// @notice {mintBatch} got no recipients or a different number of URIs than recipients.
+    error AgentIdentityBatchMismatch(uint256 recipients, uint256 uris);
+
     uint256 private _totalAgents;
     mapping(uint256 tokenId => uint256 head) private _heads;
     mapping(uint256 tokenId => mapping(uint256 index => bytes32 word)) private _tails;
@@ -62,6 +65,31 @@ contract AgentIdentity is ERC721, RolePausable, EIP712, IAgentIdentity {
         _writeUri(agentId, metadataUri, uint40(block.timestamp));
         emit AgentRegistered(agentId, to);
         emit ProfileUpdated(agentId, metadataUri);
+    }
+
+    /// @notice Mints one identity per (`to[i]`, `metadataUris[i]`) in one transaction, with consecutive ids from
+    /// `firstId`; each mint emits the same events as {mint}. Lets the relayer commit a burst of registrations in one
+    /// transaction (one base fee and one block for all of them).
+    /// @dev Kept outside {IAgentIdentity}: a relayer convenience, not part of the identity interface.
+    function mintBatch(address[] calldata to, string[] calldata metadataUris)
+        external
+        onlyRole(RELAYER_ROLE)
+        returns (uint256 firstId)
+    {
+        uint256 count = to.length;
+        if (count == 0 || count != metadataUris.length) revert AgentIdentityBatchMismatch(count, metadataUris.length);
+        firstId = _totalAgents + 1;
+        uint40 registeredAt = uint40(block.timestamp);
+        for (uint256 i; i < count; ++i) {
+            string calldata metadataUri = metadataUris[i];
+            if (bytes(metadataUri).length == 0) revert AgentIdentityEmptyUri();
+            uint256 agentId = firstId + i;
+            _mint(to[i], agentId);
+            _writeUri(agentId, metadataUri, registeredAt);
+            emit AgentRegistered(agentId, to[i]);
+            emit ProfileUpdated(agentId, metadataUri);
+        }
+        _totalAgents = firstId + count - 1;
     }
 
     /// @inheritdoc IAgentIdentity

@@ -7,6 +7,10 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {NoncesKeyed} from "@openzeppelin/contracts/utils/NoncesKeyed.sol";
+import {IERC3009Receive} from "./interfaces/IERC3009Receive.sol";
 import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
 import {IStakeVault} from "./interfaces/IStakeVault.sol";
 import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
@@ -25,12 +29,20 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 /// held by the governance timelock. PAUSER_ROLE (the emergency Safe and the timelock) pauses every function that
 /// moves USDC or starts a new obligation; start, submit, requestRevision and dispute stay open, so a pause never
 /// makes an agent miss a chain-time deadline.
-contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
+/// Poster and agent actions need the party itself as the caller, or its EIP-712 consent ({Consent}) through the
+/// `...BySig` functions: the relayer cannot act for anyone without a signature, so its key alone moves no money.
+/// Disputes are resolved by ARBITER_ROLE (the timelock and a configured arbiter), never by the relayer.
+contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGuard, IRunEscrow {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
 
-    /// @notice Submits poster and agent actions on their behalf after the API verified their signed requests.
+    /// @notice Triggers timeouts ({timeoutSlash}: chain time decides, only the poster is paid); acts for no poster or
+    /// agent owner without its consent. It funds runs only as any other submitter of a poster's signed funding
+    /// authorization ({createRunWithAuthorization}).
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
+    /// @notice Creates runs paid from its own balance for a poster ({createSponsoredRun}): the SubscriptionVault, which
+    /// spends only a subscriber's escrowed balance on that subscriber's runs.
+    bytes32 public constant SPONSOR_ROLE = keccak256("SPONSOR_ROLE");
     /// @notice Resolves disputes.
     bytes32 public constant ARBITER_ROLE = keccak256("ARBITER_ROLE");
     /// @notice Pauses and unpauses (the emergency multisig and the timelock).
@@ -43,7 +55,26 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     /// @notice Longest claim timeout governance may set: the vault's shortest withdrawal cooldown.
     uint64 public constant MAX_CLAIM_TIMEOUT = 7 days;
 
+    /// @notice Tag of {fundingNonce}: the EIP-3009 nonce a poster signs binds its payment to one run's terms.
+    bytes32 public constant RUN_FUNDING_TAG = keccak256(
+        "AgentHubRunFunding(address escrow,address poster,uint256 reward,uint256 deadline,uint256 maxRevisions,bytes32 metadataUriHash)"
+    );
+
+    /// @notice EIP-712 type of a party's consent to a run action (see {IRunEscrow-Consent}).
+    bytes32 public constant RUN_CONSENT_TYPEHASH = keccak256(
+        "RunConsent(string action,uint256 runId,uint256 agentId,bytes32 deliverableHash,uint256 nonce,uint256 deadline)"
+    );
+
     uint256 private constant _MAX_BPS = 10_000;
+    // keccak256 of each consent's `action` string (EIP-712 encodes strings by their hash).
+    bytes32 private constant _CLAIM = keccak256("claim");
+    bytes32 private constant _START = keccak256("start");
+    bytes32 private constant _SUBMIT = keccak256("submit");
+    bytes32 private constant _APPROVE = keccak256("approve");
+    bytes32 private constant _REQUEST_REVISION = keccak256("requestRevision");
+    bytes32 private constant _REJECT = keccak256("reject");
+    bytes32 private constant _CANCEL = keccak256("cancel");
+    bytes32 private constant _DISPUTE = keccak256("dispute");
 
     // Three words by design (solhint's packing heuristic misreads it): {_createRun} writes words 0 and 1 whole.
     // solhint-disable-next-line gas-struct-packing
@@ -101,7 +132,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         address admin,
         address relayer,
         address treasury_
-    ) {
+    ) EIP712("AgentHub RunEscrow", "1") {
         if (
             address(usdc_) == address(0) || address(vault_) == address(0) || address(identity_) == address(0)
                 || admin == address(0) || relayer == address(0) || treasury_ == address(0)
@@ -147,7 +178,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         uint64 deadline,
         uint8 maxRevisions,
         string calldata metadataUri
-    ) external nonReentrant onlyRole(RELAYER_ROLE) returns (uint256 runId) {
+    ) external nonReentrant onlyRole(SPONSOR_ROLE) returns (uint256 runId) {
         uint256 amount;
         (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
         usdc.safeTransferFrom(_msgSender(), address(this), amount);
@@ -174,21 +205,67 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         usdc.safeTransferFrom(poster, address(this), amount);
     }
 
+    /// @inheritdoc IRunEscrow
+    /// @dev The token checks the signature (ECDSA or ERC-1271), the window and that the nonce is unused, and only
+    /// lets the payee (this escrow) submit it; the nonce being {fundingNonce} of exactly these terms, a submitter
+    /// can neither change them nor fund a second run with the same authorization.
+    function createRunWithAuthorization(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri,
+        uint256 validBefore,
+        bytes calldata signature
+    ) external nonReentrant returns (uint256 runId) {
+        bytes32 nonce = fundingNonce(poster, reward, deadline, maxRevisions, metadataUri);
+        uint256 amount;
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        _receiveAuthorized(poster, amount, validBefore, nonce, signature);
+    }
+
+    /// @dev Pulls `amount` from `poster` on its EIP-3009 receive authorization with `nonce`.
+    function _receiveAuthorized(
+        address poster,
+        uint256 amount,
+        uint256 validBefore,
+        bytes32 nonce,
+        bytes calldata signature
+    ) private {
+        IERC3009Receive(address(usdc)).receiveWithAuthorization(
+            poster, address(this), amount, 0, validBefore, nonce, signature
+        );
+    }
+
+    /// @inheritdoc IRunEscrow
+    function fundingNonce(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri
+    ) public view returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                RUN_FUNDING_TAG, address(this), poster, reward, deadline, maxRevisions, keccak256(bytes(metadataUri))
+            )
+        );
+    }
+
     // ---------------------------------------------------------------- agent actions
 
     /// @inheritdoc IRunEscrow
     function claim(uint256 runId, uint256 agentId) external nonReentrant whenNotPaused {
-        RunData storage run = _run(runId);
-        _requireState(runId, run.state, RunState.Open);
-        if (block.timestamp > run.deadline) revert RunEscrowDeadlinePassed(runId);
-        _checkAgent(agentId);
+        RunData storage run = _openForClaim(runId);
+        _checkAgentOwner(agentId);
+        _claim(runId, run, agentId);
+    }
 
-        run.state = RunState.Claimed;
-        run.agentId = agentId.toUint64();
-        run.claimedAt = uint48(block.timestamp);
-        emit RunClaimed(runId, agentId);
-        // Reverts unless the agent is in good standing with the minimum stake active; locks that stake.
-        vault.lock(agentId);
+    /// @inheritdoc IRunEscrow
+    function claimBySig(uint256 runId, uint256 agentId, Consent calldata consent) external nonReentrant whenNotPaused {
+        RunData storage run = _openForClaim(runId);
+        _useConsent(_CLAIM, runId, agentId, bytes32(0), identity.ownerOf(agentId), consent);
+        _claim(runId, run, agentId);
     }
 
     /// @inheritdoc IRunEscrow
@@ -196,25 +273,33 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         RunData storage run = _run(runId);
         _requireState(runId, run.state, RunState.Claimed);
         uint256 agentId = run.agentId;
-        _checkAgent(agentId);
+        _checkAgentOwner(agentId);
+        _start(runId, run, agentId);
+    }
 
-        run.state = RunState.InProgress;
-        emit RunStarted(runId, agentId);
+    /// @inheritdoc IRunEscrow
+    function startBySig(uint256 runId, Consent calldata consent) external nonReentrant {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Claimed);
+        uint256 agentId = run.agentId;
+        _useConsent(_START, runId, agentId, bytes32(0), identity.ownerOf(agentId), consent);
+        _start(runId, run, agentId);
     }
 
     /// @inheritdoc IRunEscrow
     function submit(uint256 runId, bytes32 deliverableHash) external nonReentrant {
-        RunData storage run = _run(runId);
-        RunState state = run.state;
-        if (state != RunState.Claimed && state != RunState.InProgress && state != RunState.RevisionRequested) {
-            revert RunEscrowInvalidState(runId, state);
-        }
+        RunData storage run = _submittable(runId);
         uint256 agentId = run.agentId;
-        _checkAgent(agentId);
+        _checkAgentOwner(agentId);
+        _submit(runId, run, agentId, deliverableHash);
+    }
 
-        run.state = RunState.Submitted;
-        run.deliverableHash = deliverableHash;
-        emit RunSubmitted(runId, agentId, deliverableHash);
+    /// @inheritdoc IRunEscrow
+    function submitBySig(uint256 runId, bytes32 deliverableHash, Consent calldata consent) external nonReentrant {
+        RunData storage run = _submittable(runId);
+        uint256 agentId = run.agentId;
+        _useConsent(_SUBMIT, runId, agentId, deliverableHash, identity.ownerOf(agentId), consent);
+        _submit(runId, run, agentId, deliverableHash);
     }
 
     // ---------------------------------------------------------------- poster actions
@@ -228,50 +313,56 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     }
 
     /// @inheritdoc IRunEscrow
+    function approveBySig(uint256 runId, Consent calldata consent) external nonReentrant whenNotPaused {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Submitted);
+        _usePosterConsent(_APPROVE, runId, run, consent);
+        _complete(runId, run);
+    }
+
+    /// @inheritdoc IRunEscrow
     function requestRevision(uint256 runId) external nonReentrant {
         RunData storage run = _run(runId);
         _checkPoster(run.poster);
-        _requireState(runId, run.state, RunState.Submitted);
-        uint8 revisions = run.revisions;
-        if (revisions >= run.maxRevisions) revert RunEscrowRevisionsExhausted(runId);
+        _requestRevision(runId, run);
+    }
 
-        unchecked {
-            ++revisions;
-        }
-        run.revisions = revisions;
-        run.state = RunState.RevisionRequested;
-        run.revisionRequestedAt = uint48(block.timestamp);
-        emit RevisionRequested(runId, run.agentId, revisions);
+    /// @inheritdoc IRunEscrow
+    function requestRevisionBySig(uint256 runId, Consent calldata consent) external nonReentrant {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Submitted);
+        _usePosterConsent(_REQUEST_REVISION, runId, run, consent);
+        _requestRevision(runId, run);
     }
 
     /// @inheritdoc IRunEscrow
     function reject(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
-        address poster = run.poster;
-        _checkPoster(poster);
-        _requireState(runId, run.state, RunState.Submitted);
-        if (run.revisions < run.maxRevisions) revert RunEscrowRevisionsRemaining(runId);
+        _checkPoster(run.poster);
+        _reject(runId, run);
+    }
 
-        uint256 agentId = run.agentId;
-        run.state = RunState.Rejected;
-        _failures[runId] = Failure({agentId: uint64(agentId), kind: FailureKind.Rejected, slashedToPoster: 0});
-        uint256 amount = _release(run);
-        emit RunRejected(runId, agentId);
-        vault.unlock(agentId);
-        _pay(poster, amount);
+    /// @inheritdoc IRunEscrow
+    function rejectBySig(uint256 runId, Consent calldata consent) external nonReentrant whenNotPaused {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Submitted);
+        _usePosterConsent(_REJECT, runId, run, consent);
+        _reject(runId, run);
     }
 
     /// @inheritdoc IRunEscrow
     function cancel(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
-        address poster = run.poster;
-        _checkPoster(poster);
-        _requireState(runId, run.state, RunState.Open);
+        _checkPoster(run.poster);
+        _cancel(runId, run);
+    }
 
-        run.state = RunState.Cancelled;
-        uint256 amount = _release(run);
-        emit RunCancelled(runId);
-        _pay(poster, amount);
+    /// @inheritdoc IRunEscrow
+    function cancelBySig(uint256 runId, Consent calldata consent) external nonReentrant whenNotPaused {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Open);
+        _usePosterConsent(_CANCEL, runId, run, consent);
+        _cancel(runId, run);
     }
 
     /// @inheritdoc IRunEscrow
@@ -280,7 +371,8 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     function timeoutSlash(uint256 runId) external nonReentrant whenNotPaused {
         RunData storage run = _run(runId);
         address poster = run.poster;
-        _checkPoster(poster);
+        // The relayer may trigger it: chain time decides, and only the poster is paid.
+        if (_msgSender() != poster && !hasRole(RELAYER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
         RunState state = run.state;
         uint64 availableAt;
         if (state == RunState.Claimed || state == RunState.InProgress) {
@@ -307,21 +399,26 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     // ---------------------------------------------------------------- disputes
 
     /// @inheritdoc IRunEscrow
-    /// @dev `by` in {RunDisputed} is the caller: the poster, the agent's owner or the relayer.
+    /// @dev `by` in {RunDisputed} is the caller: the poster or the agent's owner.
     function dispute(uint256 runId) external nonReentrant {
-        RunData storage run = _run(runId);
-        RunState state = run.state;
-        if (state != RunState.Submitted && state != RunState.RevisionRequested) {
-            revert RunEscrowInvalidState(runId, state);
-        }
+        RunData storage run = _disputable(runId);
         uint256 agentId = run.agentId;
         address caller = _msgSender();
-        if (caller != run.poster && !hasRole(RELAYER_ROLE, caller) && caller != identity.ownerOf(agentId)) {
-            revert RunEscrowUnauthorized(caller);
-        }
-
+        if (caller != run.poster && caller != identity.ownerOf(agentId)) revert RunEscrowUnauthorized(caller);
         run.state = RunState.Disputed;
         emit RunDisputed(runId, agentId, caller);
+    }
+
+    /// @inheritdoc IRunEscrow
+    /// @dev `by` in {RunDisputed} is the consent's signer.
+    function disputeBySig(uint256 runId, Consent calldata consent) external nonReentrant {
+        RunData storage run = _disputable(runId);
+        uint256 agentId = run.agentId;
+        address signer = consent.signer;
+        address party = signer == run.poster ? signer : identity.ownerOf(agentId);
+        _useConsent(_DISPUTE, runId, agentId, run.deliverableHash, party, consent);
+        run.state = RunState.Disputed;
+        emit RunDisputed(runId, agentId, signer);
     }
 
     /// @inheritdoc IRunEscrow
@@ -506,7 +603,7 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
     // ---------------------------------------------------------------- internals
 
     /// @dev Records the run at the current fee rate and returns what the caller then pulls from the payer
-    /// (reward + fee; the poster, or for a sponsored run the relayer's prepaid subscription balance).
+    /// (reward + fee; the poster, or for a sponsored run the SubscriptionVault, from the subscriber's escrowed balance).
     function _createRun(
         address poster,
         uint128 reward,
@@ -609,15 +706,125 @@ contract RunEscrow is AccessControl, TransientReentrancyGuard, IRunEscrow {
         if (state != expected) revert RunEscrowInvalidState(runId, state);
     }
 
-    /// @dev Poster actions: the poster itself or the relayer.
+    /// @dev Direct poster actions, funding from the poster's allowance or permit included: the poster itself.
     function _checkPoster(address poster) private view {
-        if (_msgSender() != poster && !hasRole(RELAYER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
+        if (_msgSender() != poster) revert RunEscrowUnauthorized(_msgSender());
     }
 
-    /// @dev Agent actions: the relayer or the agent token's current owner.
-    function _checkAgent(uint256 agentId) private view {
-        if (!hasRole(RELAYER_ROLE, _msgSender()) && _msgSender() != identity.ownerOf(agentId)) {
-            revert RunEscrowUnauthorized(_msgSender());
+    /// @dev Direct agent actions: the agent token's current owner.
+    function _checkAgentOwner(uint256 agentId) private view {
+        if (_msgSender() != identity.ownerOf(agentId)) revert RunEscrowUnauthorized(_msgSender());
+    }
+
+    /// @dev Checks and spends `consent`: signed by `party` for `action` on this run with this agent and
+    /// deliverable, before its deadline, with the signer's next nonce of its key. ERC-1271 signers (smart
+    /// accounts) are asked through {SignatureChecker}.
+    function _useConsent(
+        bytes32 action,
+        uint256 runId,
+        uint256 agentId,
+        bytes32 deliverableHash,
+        address party,
+        Consent calldata consent
+    ) private {
+        address signer = consent.signer;
+        if (signer != party) revert RunEscrowWrongSigner(signer);
+        if (block.timestamp > consent.deadline) revert RunEscrowConsentExpired(consent.deadline);
+        _useCheckedNonce(signer, consent.nonce);
+        bytes32 digest = _hashTypedDataV4(
+            keccak256(
+                abi.encode(
+                    RUN_CONSENT_TYPEHASH, action, runId, agentId, deliverableHash, consent.nonce, consent.deadline
+                )
+            )
+        );
+        if (!SignatureChecker.isValidSignatureNowCalldata(signer, digest, consent.signature)) {
+            revert RunEscrowInvalidConsent(signer);
+        }
+    }
+
+    /// @dev A poster's consent names the run's current agent and deliverable (0 while open).
+    function _usePosterConsent(bytes32 action, uint256 runId, RunData storage run, Consent calldata consent) private {
+        _useConsent(action, runId, run.agentId, run.deliverableHash, run.poster, consent);
+    }
+
+    // ---------------------------------------------------------------- action bodies (checks done by callers)
+
+    function _openForClaim(uint256 runId) private view returns (RunData storage run) {
+        run = _run(runId);
+        _requireState(runId, run.state, RunState.Open);
+        if (block.timestamp > run.deadline) revert RunEscrowDeadlinePassed(runId);
+    }
+
+    function _claim(uint256 runId, RunData storage run, uint256 agentId) private {
+        run.state = RunState.Claimed;
+        run.agentId = agentId.toUint64();
+        run.claimedAt = uint48(block.timestamp);
+        emit RunClaimed(runId, agentId);
+        // Reverts unless the agent is in good standing with the minimum stake active; locks that stake.
+        vault.lock(agentId);
+    }
+
+    function _start(uint256 runId, RunData storage run, uint256 agentId) private {
+        run.state = RunState.InProgress;
+        emit RunStarted(runId, agentId);
+    }
+
+    function _submittable(uint256 runId) private view returns (RunData storage run) {
+        run = _run(runId);
+        RunState state = run.state;
+        if (state != RunState.Claimed && state != RunState.InProgress && state != RunState.RevisionRequested) {
+            revert RunEscrowInvalidState(runId, state);
+        }
+    }
+
+    function _submit(uint256 runId, RunData storage run, uint256 agentId, bytes32 deliverableHash) private {
+        run.state = RunState.Submitted;
+        run.deliverableHash = deliverableHash;
+        emit RunSubmitted(runId, agentId, deliverableHash);
+    }
+
+    function _requestRevision(uint256 runId, RunData storage run) private {
+        _requireState(runId, run.state, RunState.Submitted);
+        uint8 revisions = run.revisions;
+        if (revisions >= run.maxRevisions) revert RunEscrowRevisionsExhausted(runId);
+
+        unchecked {
+            ++revisions;
+        }
+        run.revisions = revisions;
+        run.state = RunState.RevisionRequested;
+        run.revisionRequestedAt = uint48(block.timestamp);
+        emit RevisionRequested(runId, run.agentId, revisions);
+    }
+
+    function _reject(uint256 runId, RunData storage run) private {
+        _requireState(runId, run.state, RunState.Submitted);
+        if (run.revisions < run.maxRevisions) revert RunEscrowRevisionsRemaining(runId);
+
+        address poster = run.poster;
+        uint256 agentId = run.agentId;
+        run.state = RunState.Rejected;
+        _failures[runId] = Failure({agentId: uint64(agentId), kind: FailureKind.Rejected, slashedToPoster: 0});
+        uint256 amount = _release(run);
+        emit RunRejected(runId, agentId);
+        vault.unlock(agentId);
+        _pay(poster, amount);
+    }
+
+    function _cancel(uint256 runId, RunData storage run) private {
+        _requireState(runId, run.state, RunState.Open);
+        run.state = RunState.Cancelled;
+        uint256 amount = _release(run);
+        emit RunCancelled(runId);
+        _pay(run.poster, amount);
+    }
+
+    function _disputable(uint256 runId) private view returns (RunData storage run) {
+        run = _run(runId);
+        RunState state = run.state;
+        if (state != RunState.Submitted && state != RunState.RevisionRequested) {
+            revert RunEscrowInvalidState(runId, state);
         }
     }
 }

@@ -1,7 +1,8 @@
 // An agent that works for AgentHub: polls OPEN runs, claims one it can do, starts, submits its work, and follows
 // it until the poster approves (resubmitting on a revision request). Run with:
 //   AGENTHUB_API=http://localhost:3000 AGENT_ID=1 AGENT_PRIVATE_KEY=0x… pnpm exec tsx examples/agent.ts
-// AGENT_PRIVATE_KEY is the agent identity token's owner key or the agent wallet's key (from the claim).
+// AGENT_PRIVATE_KEY is the agent identity token's owner key or the agent wallet's key (from the claim). The escrow
+// takes on-chain consents only from the token's owner: with the wallet's key, also set OWNER_PRIVATE_KEY.
 // Optional: MATCH (regex a run's title must match), MIN_REWARD (base units), MAX_RUNS (default 1), POLL_MS.
 import { AgentHub, isAgentHubError, type Run } from "@agenthub/sdk";
 import type { Hex } from "viem";
@@ -15,6 +16,9 @@ const env = (name: string, fallback?: string) => {
 
 const hub = new AgentHub({ apiUrl: env("AGENTHUB_API", "http://localhost:3000"), rpcUrl: process.env.AGENTHUB_RPC });
 const signer = privateKeyToAccount(env("AGENT_PRIVATE_KEY") as Hex);
+const owner = process.env.OWNER_PRIVATE_KEY ? privateKeyToAccount(process.env.OWNER_PRIVATE_KEY as Hex) : undefined;
+/** Who signs the on-chain consents of agent steps (the token's owner). */
+const consent = owner ? { consentSigner: owner } : {};
 const agentId = Number(env("AGENT_ID"));
 const match = new RegExp(env("MATCH", "."), "i");
 const minReward = BigInt(env("MIN_REWARD", "0"));
@@ -54,15 +58,15 @@ async function findRun(): Promise<Run | undefined> {
 
 async function handle(run: Run) {
   try {
-    await hub.runs.claim(run.bountyId, { agentId, signer });
+    await hub.runs.claim(run.bountyId, { agentId, signer, ...consent });
   } catch (error) {
     // Another agent was faster: look for the next run.
     if (isAgentHubError(error, "RUN_NOT_AVAILABLE")) return false;
     throw error;
   }
   log("claimed", { runId: run.bountyId, reward: run.reward });
-  await hub.runs.start(run.bountyId, signer);
-  await hub.runs.submit(run.bountyId, { deliverable: work(run) }, signer);
+  await hub.runs.start(run.bountyId, signer, consent);
+  await hub.runs.submit(run.bountyId, { deliverable: work(run) }, signer, consent);
   log("submitted", { runId: run.bountyId });
   let revisions = 0;
   for (;;) {
@@ -76,7 +80,7 @@ async function handle(run: Run) {
       revisions = current.revisions;
       const { events } = await read(() => hub.runs.events(run.bountyId));
       const feedback = events.findLast((e) => e.state === "REVISION_REQUESTED")?.note ?? undefined;
-      await hub.runs.submit(run.bountyId, { deliverable: work(current, feedback ?? undefined) }, signer);
+      await hub.runs.submit(run.bountyId, { deliverable: work(current, feedback ?? undefined) }, signer, consent);
       log("resubmitted", { runId: run.bountyId, feedback });
     }
     if (["REJECTED", "CANCELLED", "TIMED_OUT", "OPEN"].includes(current.state)) {

@@ -7,7 +7,10 @@
 //   - the timelock (governed by AHUB holders through the Governor) holds DEFAULT_ADMIN_ROLE everywhere: every
 //     protocol parameter, role grant and treasury change is a proposal;
 //   - the emergency Safe (3 of 5) and the timelock hold PAUSER_ROLE: pausing moves no funds;
-//   - the relayer keeps its operational roles (minting, acting for users, slashing, arbitration);
+//   - the relayer keeps its operational roles (minting, funding runs with posters' permits, moderation slashes); it
+//     acts for posters and agent owners only with their EIP-712 consent, verified by the escrow;
+//   - disputes are resolved by ARBITER_ROLE: the timelock and the `arbiter` parameter (a dispute desk's Safe or
+//     key), never the relayer;
 //   - the deployer renounces every role it held for the wiring.
 import type {
   CallableContractFuture,
@@ -28,6 +31,7 @@ export const ROLES = {
   RELAYER: role("RELAYER_ROLE"),
   SLASHER: role("SLASHER_ROLE"),
   ESCROW: role("ESCROW_ROLE"),
+  SPONSOR: role("SPONSOR_ROLE"),
   ARBITER: role("ARBITER_ROLE"),
   PAUSER: role("PAUSER_ROLE"),
   PROPOSER: role("PROPOSER_ROLE"),
@@ -67,6 +71,7 @@ export function defineAgentHub(
 ) {
   const deployer = m.getAccount(0);
   const relayer = m.getParameter<string>("relayer");
+  const arbiter = m.getParameter<string>("arbiter");
   const timelockDelay = m.getParameter("timelockDelay", 2n * 24n * 3600n);
 
   const identity = m.contract("AgentIdentity", [deployer, relayer]);
@@ -75,6 +80,8 @@ export function defineAgentHub(
   const vault = m.contract("StakeVault", [usdc, identity, deployer, timelock]);
   const escrow = m.contract("RunEscrow", [usdc, vault, identity, deployer, relayer, timelock]);
   const insurance = m.contract("InsurancePool", [usdc, escrow, identity, deployer, relayer]);
+  // Prepaid subscription balances, escrowed per subscriber; the only sponsor of escrow runs.
+  const subscriptions = m.contract("SubscriptionVault", [usdc, escrow, deployer, relayer]);
 
   // Initial token allocation: treasury (timelock), community and team; must add up to the 100M supply.
   const token = m.contract("AgentHubToken", [
@@ -113,12 +120,20 @@ export function defineAgentHub(
     m.call(vault, "grantRole", [ROLES.ESCROW, escrow], { id: "Vault_escrow_escrow" }),
     m.call(vault, "grantRole", [ROLES.SLASHER, relayer], { id: "Vault_slasher_relayer" }),
     m.call(vault, "grantRole", [ROLES.RELAYER, relayer], { id: "Vault_relayer" }),
-    m.call(escrow, "grantRole", [ROLES.ARBITER, relayer], { id: "Escrow_arbiter_relayer" }),
+    m.call(escrow, "grantRole", [ROLES.ARBITER, arbiter], { id: "Escrow_arbiter_arbiter" }),
+    m.call(escrow, "grantRole", [ROLES.ARBITER, timelock], { id: "Escrow_arbiter_timelock" }),
+    m.call(escrow, "grantRole", [ROLES.SPONSOR, subscriptions], { id: "Escrow_sponsor_subscriptions" }),
     m.call(timelock, "grantRole", [ROLES.PROPOSER, governor], { id: "Timelock_proposer_governor" }),
     m.call(timelock, "grantRole", [ROLES.CANCELLER, governor], { id: "Timelock_canceller_governor" }),
   ];
   // Governance and the emergency Safe on every pausable contract; then the deployer steps down.
-  const governed = { Identity: identity, Vault: vault, Escrow: escrow, Insurance: insurance } as const;
+  const governed = {
+    Identity: identity,
+    Vault: vault,
+    Escrow: escrow,
+    Insurance: insurance,
+    Subscriptions: subscriptions,
+  } as const;
   for (const [name, contract] of Object.entries(governed)) {
     wiring.push(
       m.call(contract, "grantRole", [ROLES.PAUSER, emergencySafe], { id: `${name}_pauser_safe` }),
@@ -144,5 +159,17 @@ export function defineAgentHub(
     value: m.getParameter("paymasterDeposit", 0n),
   });
 
-  return { identity, vault, escrow, insurance, token, timelock, governor, emergencySafe, verifyingPaymaster, ...aa };
+  return {
+    identity,
+    vault,
+    escrow,
+    insurance,
+    subscriptions,
+    token,
+    timelock,
+    governor,
+    emergencySafe,
+    verifyingPaymaster,
+    ...aa,
+  };
 }

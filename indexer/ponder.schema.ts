@@ -115,7 +115,12 @@ export const runEvent = onchainTable(
     logIndex: t.integer().notNull(),
     timestamp: t.bigint().notNull(),
   }),
-  (table) => ({ runIdx: index().on(table.runId), txIdx: index().on(table.txHash) }),
+  (table) => ({
+    runIdx: index().on(table.runId),
+    txIdx: index().on(table.txHash),
+    // The API's bounty-event poll reads run events in chain order after a cursor.
+    orderIdx: index().on(table.blockNumber, table.logIndex),
+  }),
 );
 
 /** Inputs of the success rate: runs claimed, completed and failed per agent, and paid volume. */

@@ -33,6 +33,10 @@ const jobEnv = {
   PRUNE_INTERVAL_SECONDS: "5",
   WEBHOOK_RETRY_BASE_SECONDS: "1",
   KEY_CUSTODY_INTERVAL_SECONDS: "1",
+  // Checked every second; the threshold (1,000 USDC of fees) is far above what other tests accrue, so only the
+  // fee-sweep test (money-safety) crosses it.
+  FEE_SWEEP_INTERVAL_SECONDS: "1",
+  FEE_SWEEP_THRESHOLD: "1000000000",
   ALLOW_PRIVATE_UPTIME_TARGETS: "true",
   DNS_SERVER: dns.server,
 };

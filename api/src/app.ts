@@ -4,33 +4,39 @@ import { RelayerCallError } from "@agenthub/relayer/client";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { orgKeyMiddleware } from "./auth/org-key.ts";
 import type { AppEnv, Deps } from "./context.ts";
 import { isPoolTimeout } from "./db/pool.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { rateHeaderFallback } from "./lib/rate-headers.ts";
 import { LIMITS, rateLimit } from "./lib/rate-limit.ts";
 import { PAID_PATHS as PRICED_PATHS } from "./payments/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
 import { attestationRoutes } from "./routes/attestations/index.ts";
-import { authRoutes } from "./routes/auth.ts";
+import { authRoutes } from "./routes/auth/index.ts";
+import { tokenRoutes } from "./routes/auth/token.ts";
 import { claimPageRoutes } from "./routes/claim-page.ts";
-import { configRoutes } from "./routes/config.ts";
-import { devRoutes } from "./routes/dev.ts";
+import { creditRoutes } from "./routes/credits/index.ts";
+import { devRoutes } from "./routes/dev/index.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { governanceRoutes } from "./routes/governance/index.ts";
-import { healthRoutes } from "./routes/health.ts";
 import { insuranceRoutes } from "./routes/insurance/index.ts";
+import { marketRoutes } from "./routes/intelligence/market.ts";
 import { searchRoutes } from "./routes/intelligence/search.ts";
-import { ipfsRoutes } from "./routes/ipfs.ts";
-import { marketRoutes } from "./routes/market.ts";
-import { orgKeyMiddleware } from "./routes/organizations/auth.ts";
+import { moderationRoutes } from "./routes/moderation/index.ts";
 import { organizationRoutes } from "./routes/organizations/index.ts";
-import { paymasterRoutes } from "./routes/paymaster.ts";
+import { paymasterRoutes } from "./routes/paymaster/index.ts";
 import { reportRoutes } from "./routes/reports/index.ts";
 import { reputationRoutes } from "./routes/reputation/index.ts";
+import { statsRoutes } from "./routes/reputation/stats.ts";
 import { runRoutes } from "./routes/runs/index.ts";
-import { statsRoutes } from "./routes/stats.ts";
+import { stakeRoutes } from "./routes/stake/index.ts";
 import { subscriptionRoutes } from "./routes/subscriptions/index.ts";
+import { configRoutes } from "./routes/system/config.ts";
+import { healthRoutes } from "./routes/system/health.ts";
+import { ipfsRoutes } from "./routes/system/ipfs.ts";
 import { verificationRoutes } from "./routes/verifications/index.ts";
+import { whiteLabelSite } from "./routes/white-label/index.ts";
 
 /** Paid routes are priced per request instead of rate limited (spec §8). */
 const PAID_PATHS = new Set<string>(PRICED_PATHS);
@@ -60,6 +66,8 @@ export function createApp(deps: Deps) {
       "request",
     );
   });
+  // X-RateLimit-* on every /api response, also those no limiter counted (errors before it, paid routes).
+  app.use("/api/*", rateHeaderFallback);
   app.use(
     "*",
     bodyLimit({
@@ -68,7 +76,11 @@ export function createApp(deps: Deps) {
     }),
   );
 
-  const publicLimit = rateLimit("public", LIMITS.public);
+  // White-label sites: pages on an organization's subdomain or verified domain (API paths pass through).
+  app.use("*", whiteLabelSite);
+
+  // Every public request is counted; by leases, so most of them cost no database write (lib/rate-limit.ts).
+  const publicLimit = rateLimit("public", LIMITS.public, { leased: true });
   // An organization key replaces the per-IP public limit with its plan's limit (and counts the org's usage).
   app.use("/api/*", orgKeyMiddleware);
   app.use("/api/*", async (c, next) => (PAID_PATHS.has(c.req.path) || c.get("org") ? next() : publicLimit(c, next)));
@@ -76,8 +88,12 @@ export function createApp(deps: Deps) {
   app.route("/", healthRoutes);
   app.route("/", configRoutes);
   app.route("/", authRoutes);
+  app.route("/", tokenRoutes);
   app.route("/", agentRoutes);
+  app.route("/", stakeRoutes);
+  app.route("/", moderationRoutes);
   app.route("/", runRoutes);
+  app.route("/", creditRoutes);
   app.route("/", ipfsRoutes);
   app.route("/", searchRoutes);
   app.route("/", reputationRoutes);
@@ -104,7 +120,13 @@ export function createApp(deps: Deps) {
 
   // The one error boundary: known errors keep their code, everything else is a logged, generic 500.
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(errorBody(error.code, error.message), error.status);
+    if (error instanceof ApiError) {
+      // The cause (a failed lookup, a relayer refusal) is for the logs, never for the client.
+      if (error.cause !== undefined) {
+        deps.logger.debug({ requestId: c.get("requestId"), code: error.code, cause: error.cause }, "error cause");
+      }
+      return c.json(errorBody(error.code, error.message), error.status);
+    }
     if (error instanceof HTTPException) {
       const status = error.status;
       const code = status === 400 ? "VALIDATION_ERROR" : status === 413 ? "PAYLOAD_TOO_LARGE" : "HTTP_ERROR";

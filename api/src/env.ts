@@ -90,8 +90,16 @@ export const apiEnvSchema = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
   /** Let webhooks reach loopback and private addresses (link-local never). Unset: as for uptime targets. */
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.optional(),
-  /** Base URL of organization dashboards (the creation answer's `dashboard` is <base>/<subdomain>). */
-  ORG_DASHBOARD_URL: z.string().url().optional(),
+  /**
+   * White-label sites: organization <sub> is served at <sub>.<ORG_BASE_DOMAIN> (scheme and port of PUBLIC_URL), which
+   * is its `dashboard` URL and its custom domain's CNAME target. Unset: PUBLIC_URL's host name (localhost if an IP).
+   */
+  ORG_BASE_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/, "a DNS name such as agents.example.com")
+    .optional(),
   /** Relayed profile writes (setTokenURI): one per agent per window (updates inside it are published together). */
   PROFILE_COALESCE_SECONDS: z.coerce.number().int().positive().default(60),
   PROFILE_PUBLISH_INTERVAL_SECONDS: z.coerce.number().int().positive().default(15),
@@ -103,6 +111,12 @@ export const apiEnvSchema = z.object({
    * relayer's key. Unset: no gas sponsorship from this process.
    */
   PAYMASTER_SIGNER_KEY: hexKey.optional(),
+  /**
+   * A key holding RunEscrow's ARBITER_ROLE (never the relayer's): the admin resolve route sends `resolve` from it
+   * (it needs ETH for gas). Unset: disputes are resolved by the arbiter's own wallet or a proposal, and
+   * POST /api/runs/:id/resolve answers 503 ARBITER_NOT_CONFIGURED.
+   */
+  ARBITER_PRIVATE_KEY: hexKey.optional(),
   /** How long a paymaster signature stays usable (chain time). */
   PAYMASTER_VALIDITY_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
   /** Sponsorship budgets until an admin sets them (PUT /api/paymaster/budget): wei per agent and in total per period. */
@@ -119,6 +133,10 @@ export const apiEnvSchema = z.object({
   BUNDLER_URL: z.string().url().optional(),
   /** How often expired nonces, tokens, rate-limit windows, old webhook deliveries and spent x402 rows are deleted. */
   PRUNE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
+  /** How often the accrued escrow fees are checked against FEE_SWEEP_THRESHOLD (and swept to the treasury). */
+  FEE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
+  /** Accrued fees (USDC base units) at which the fee-sweep job relays RunEscrow.sweepFees; default 100 USDC. */
+  FEE_SWEEP_THRESHOLD: wei.default(100_000_000n),
   /** How often due subscription runs are created (chain time decides what is due). */
   SUBSCRIPTION_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
 });

@@ -1,3 +1,4 @@
+import { Resolver } from "node:dns/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { agentHubChain, loadDeployments, rpcTransport, rpcUrls } from "@agenthub/common";
@@ -8,17 +9,25 @@ import pino, { type Logger } from "pino";
 import { createPublicClient, type Hex } from "viem";
 import { createApp } from "./app.ts";
 import type { Deps } from "./context.ts";
+import { chainViews, createDb } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
 import { createPool } from "./db/pool.ts";
 import type { ApiEnv } from "./env.ts";
 import { startJobs } from "./jobs/index.ts";
+import { Arbiter } from "./lib/arbiter.ts";
+import { ChainClock } from "./lib/chain-time.ts";
 import { IndexerProgress } from "./lib/indexer-progress.ts";
 import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
+import { ProtocolParamsReader } from "./lib/protocol.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
+import { MintBatcher } from "./mints/mint-batcher.ts";
 import { Operations } from "./ops/operations.ts";
 import { Paymaster } from "./paymaster/paymaster.ts";
-import { closeSearch } from "./routes/intelligence/search.ts";
+import { createPaymentGate } from "./payments/middleware.ts";
+import { type UndoTable, undoUnpaid } from "./payments/unpaid.ts";
+import { undoUnpaidAttestation } from "./use-cases/attestations/undo-unpaid-attestation.ts";
+import { AgentSearch } from "./use-cases/search/agent-search.ts";
 
 export interface RunningApi {
   url: string;
@@ -39,10 +48,16 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     statusTimeoutMs: env.READY_TIMEOUT_MS,
   });
   const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
-  const ops = new Operations(env, chain, relayer, pool, deployments);
-  return {
+  const db = createDb(pool);
+  const views = chainViews(env.INDEXER_SCHEMA);
+  const clock = new ChainClock(chain);
+  const params = new ProtocolParamsReader(chain, deployments, clock);
+  const ops = new Operations(env, chain, relayer, pool, deployments, views);
+  const deps: Deps = {
     env,
     pool,
+    db,
+    views,
     deployments,
     chain,
     relayer,
@@ -50,16 +65,43 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     rateLimiter: new RateLimiter(pool, env.RATE_LIMIT_MULTIPLIER),
     keys: new KeyStore(env.KEY_ENCRYPTION_KEY),
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
-    indexer: new IndexerProgress(pool, env.INDEXER_SCHEMA),
+    clock,
+    params,
+    search: new AgentSearch(env, pool, views.names, logger),
+    indexer: new IndexerProgress(pool, views.names.ponderCheckpoint),
+    // The lease covers a wait for a batch: at most the relayer's answer time for the batch ahead, plus margin.
+    mints: new MintBatcher(pool, relayer, Math.ceil(env.RELAYER_TIMEOUT_MS / 1000) + 30),
     ops,
     paymaster: env.PAYMASTER_SIGNER_KEY
       ? new Paymaster(
-          { env, pool, opsPool: ops.pool, deployments, chain, logger },
+          { env, pool, opsPool: ops.pool, deployments, chain, logger, db, views, clock, params },
           env.PAYMASTER_SIGNER_KEY as Hex,
           ops.registry,
         )
       : undefined,
+    payments: createPaymentGate({ env, pool, chain, relayer, deployments, logger }, (unpaid) =>
+      undoUnpaid(deps, PAID_UNDOS, unpaid),
+    ),
+    dns: dnsResolver(env),
+    arbiter: env.ARBITER_PRIVATE_KEY
+      ? new Arbiter(
+          chain,
+          env.ARBITER_PRIVATE_KEY as Hex,
+          deployments.contracts.RunEscrow.address,
+          env.RELAYER_TIMEOUT_MS,
+        )
+      : undefined,
   };
+  return deps;
+}
+
+/** Paid routes whose side effects are undone when their payment never settles. */
+const PAID_UNDOS: UndoTable = { "/api/attestations/create": undoUnpaidAttestation };
+
+function dnsResolver(env: ApiEnv): Resolver {
+  const resolver = new Resolver({ timeout: env.DNS_TIMEOUT_MS, tries: 2 });
+  if (env.DNS_SERVER) resolver.setServers([env.DNS_SERVER]);
+  return resolver;
 }
 
 export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
@@ -76,6 +118,7 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
   // Background jobs (uptime, reputation, verification expiry) on the pg-boss queue, after migrations.
   const jobs = env.JOBS_ENABLED ? await startJobs(deps) : undefined;
   const stopDepositWatch = deps.paymaster?.watchDeposit();
+  const stopReconciler = deps.payments.startReconciler(env.PAYMENT_RECONCILE_INTERVAL_MS);
   return {
     url: `http://127.0.0.1:${actual}`,
     deps,
@@ -83,7 +126,8 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs?.stop();
       stopDepositWatch?.();
-      await closeSearch(deps);
+      stopReconciler();
+      await deps.search.close();
       deps.indexer.close();
       await deps.ops.close();
       await pool.end();

@@ -4,8 +4,10 @@ import {
   CadenceError,
   costsOf,
   DAY,
+  firstRunAt,
   HOUR,
   MONTH,
+  nextRuns,
   parseCadence,
   runTime,
   SUBSCRIPTION_LIMITS,
@@ -83,9 +85,8 @@ describe("parseCadence", () => {
     assert.deepEqual(parseCadence("Scrape prices every 6 hours for 3 days", NOW), a);
   });
 
-  it("rejects text without a frequency or a duration", () => {
+  it("rejects text without a frequency", () => {
     rejects("Summarize AI news", "INVALID_CADENCE", /no frequency/);
-    rejects("Summarize AI news daily", "INVALID_CADENCE", /no duration/);
     rejects("Summarize AI news for 30 days", "INVALID_CADENCE", /no frequency/);
     rejects("", "INVALID_CADENCE");
     rejects("every fortnight for a year", "INVALID_CADENCE");
@@ -114,6 +115,86 @@ describe("parseCadence", () => {
   it("requires a task", () => {
     rejects("daily for 30 days", "TASK_REQUIRED");
     rejects("  Daily for 30 days.  ", "TASK_REQUIRED");
+  });
+});
+
+describe("open-ended cadences and times of day", () => {
+  const MONDAY_9 = BigInt(Date.UTC(2025, 0, 6, 9) / 1000); // the Monday after NOW, 09:00 UTC
+  const open: [string, number, string, string, bigint][] = [
+    ["Summarize AI news daily", DAY, "daily", "Summarize AI news", NOW],
+    ["weekly: write a market report", WEEK, "weekly", "write a market report", NOW],
+    ["Send the report every Monday at 9:00 UTC", WEEK, "every monday at 09:00 UTC", "Send the report", MONDAY_9],
+    ["Post a digest twice a week", WEEK / 2, "twice a week", "Post a digest", NOW],
+    ["Check the feed every 6 hours", 6 * HOUR, "every 6 hours", "Check the feed", NOW],
+    ["daily at 17:30 utc, back up the db", DAY, "daily at 17:30 UTC", "back up the db", NOW + BigInt(5.5 * HOUR)],
+    ["daily at 9am post the standup", DAY, "daily at 09:00 UTC", "post the standup", NOW + BigInt(21 * HOUR)],
+    ["every friday at noon ping the team", WEEK, "every friday at 12:00 UTC", "ping the team", NOW + BigInt(2 * DAY)],
+  ];
+  for (const [text, every, cadence, task, startsAt] of open) {
+    it(`parses "${text}" as open-ended`, () => {
+      const c = parseCadence(text, NOW);
+      assert.equal(c.everySeconds, every);
+      assert.equal(c.totalRuns, null);
+      assert.equal(c.endsAt, null);
+      assert.equal(c.cadence, cadence);
+      assert.equal(c.task, task);
+      assert.equal(c.startsAt, startsAt);
+    });
+  }
+
+  it("anchors a bounded cadence too", () => {
+    const c = parseCadence("every monday at 9:00 UTC for 4 weeks send the report", NOW);
+    assert.equal(c.totalRuns, 4);
+    assert.equal(c.startsAt, MONDAY_9);
+    assert.equal(c.endsAt, MONDAY_9 + BigInt(4 * WEEK));
+    assert.equal(c.cadence, "every monday at 09:00 UTC for 4 weeks");
+    assert.equal(c.task, "send the report");
+  });
+
+  it("lists the next runs: a few for open-ended cadences, at most the schedule for bounded ones", () => {
+    const weekly = parseCadence("Send the report every Monday at 9:00 UTC", NOW);
+    assert.deepEqual(
+      nextRuns(weekly, 3).map((t) => new Date(Number(t) * 1000).toISOString()),
+      ["2025-01-06T09:00:00.000Z", "2025-01-13T09:00:00.000Z", "2025-01-20T09:00:00.000Z"],
+    );
+    const twice = parseCadence("Post a digest twice a week", NOW);
+    assert.deepEqual(nextRuns(twice, 3), [NOW, NOW + BigInt(WEEK / 2), NOW + BigInt(WEEK)]);
+    assert.equal(nextRuns(parseCadence("do x daily for 2 days", NOW), 5).length, 2);
+  });
+
+  it("computes the first run at or after a time for each anchor", () => {
+    const day = BigInt(Date.UTC(2025, 0, 1) / 1000); // Wednesday 00:00
+    assert.equal(firstRunAt(null, NOW), NOW);
+    assert.equal(firstRunAt({ secondOfDay: 12 * HOUR }, NOW), NOW, "exactly at the time: now");
+    assert.equal(firstRunAt({ secondOfDay: 12 * HOUR }, NOW + 1n), day + BigInt(DAY + 12 * HOUR));
+    assert.equal(firstRunAt({ weekday: 3, secondOfDay: 13 * HOUR }, NOW), day + BigInt(13 * HOUR));
+    assert.equal(firstRunAt({ weekday: 3, secondOfDay: 11 * HOUR }, NOW), day + BigInt(WEEK + 11 * HOUR));
+  });
+
+  it("refuses times it cannot honour", () => {
+    rejects("do x every monday at 9:00 PST", "INVALID_CADENCE", /UTC/);
+    rejects("do x daily at 25:00", "INVALID_CADENCE", /not a time of day/);
+    rejects("do x daily at 13pm", "INVALID_CADENCE", /not a time of day/);
+    rejects("do x hourly at 9:00 UTC", "INVALID_CADENCE", /daily or longer/);
+    rejects("do x daily at 9:00 UTC and at 10:00 UTC", "INVALID_CADENCE", /more than one time/);
+    rejects("every monday at 9:00 UTC", "TASK_REQUIRED");
+  });
+
+  it("does not read a bare number after 'at' as a time", () => {
+    const c = parseCadence("look at 5 sites daily", NOW);
+    assert.equal(c.task, "look at 5 sites");
+    assert.equal(c.anchor, null);
+    assert.equal(parseCadence("look at 9 amazing sites daily", NOW).anchor, null);
+  });
+
+  it("costs of an open-ended cadence are per run only", () => {
+    assert.deepEqual(costsOf(1_000_000n, null, 500n), {
+      rewardPerRun: "1000000",
+      platformFeePerRun: "50000",
+      totalPerRun: "1050000",
+      totalRuns: null,
+      total: null,
+    });
   });
 });
 
@@ -175,7 +256,7 @@ describe("parse cost on adversarial input (public, unsigned GET /api/subscriptio
 
 describe("costs and schedule", () => {
   it("adds the 5% fee per run, in base units", () => {
-    assert.deepEqual(costsOf(1_000_000n, 30), {
+    assert.deepEqual(costsOf(1_000_000n, 30, 500n), {
       rewardPerRun: "1000000",
       platformFeePerRun: "50000",
       totalPerRun: "1050000",
@@ -183,8 +264,8 @@ describe("costs and schedule", () => {
       total: "31500000",
     });
     // The fee rounds up like the escrow's ceil(reward * 500 / 10000).
-    assert.equal(costsOf(10_019n, 3).platformFeePerRun, "501");
-    assert.equal(costsOf(10_019n, 3).total, String((10_019 + 501) * 3));
+    assert.equal(costsOf(10_019n, 3, 500n).platformFeePerRun, "501");
+    assert.equal(costsOf(10_019n, 3, 500n).total, String((10_019 + 501) * 3));
   });
 
   it("computes run times from the start", () => {

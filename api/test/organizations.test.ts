@@ -8,9 +8,9 @@ import {
   keyKind,
   sameDigest,
   wellFormed,
-} from "../src/routes/organizations/credentials.ts";
-import { choosePlan, PLANS, underLimit } from "../src/routes/organizations/plans.ts";
-import { slugify } from "../src/routes/organizations/repository.ts";
+} from "../src/auth/credentials.ts";
+import { choosePlan, effectiveQuotas, PLANS, quotaPeriod, underLimit } from "../src/domain/plans.ts";
+import { slugify } from "../src/use-cases/organizations/create-organization.ts";
 import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/events.ts";
 import {
   generateWebhookSecret,
@@ -54,16 +54,17 @@ describe("plans", () => {
     assert.deepEqual(choosePlan({ isolation: "schema", customDomain: false }), { ok: true, plan: "growth" });
     assert.deepEqual(choosePlan({ isolation: "none", customDomain: true }), { ok: true, plan: "growth" });
   });
-  it("needs an explicit enterprise plan for full isolation", () => {
-    const r = choosePlan({ isolation: "full", customDomain: false });
-    assert.equal(r.ok, false);
-    assert.equal(!r.ok && r.code, "ISOLATION_NOT_AVAILABLE");
-    assert.deepEqual(choosePlan({ plan: "enterprise", isolation: "full", customDomain: false }), {
+  it("refuses full isolation on every plan (no dedicated instances): 422 ISOLATION_UNAVAILABLE", () => {
+    for (const plan of [undefined, "starter", "growth", "enterprise"] as const) {
+      const r = choosePlan({ plan, isolation: "full", customDomain: false });
+      assert.equal(r.ok, false);
+      assert.equal(!r.ok && r.code, "ISOLATION_UNAVAILABLE");
+      assert.equal(!r.ok && r.status, 422);
+    }
+    assert.deepEqual(choosePlan({ plan: "enterprise", isolation: "schema", customDomain: false }), {
       ok: true,
       plan: "enterprise",
     });
-    const g = choosePlan({ plan: "growth", isolation: "full", customDomain: false });
-    assert.equal(!g.ok && g.code, "ISOLATION_NOT_AVAILABLE");
   });
   it("refuses an explicit plan that lacks a requested feature", () => {
     const s = choosePlan({ plan: "starter", isolation: "schema", customDomain: false });
@@ -81,6 +82,25 @@ describe("plans", () => {
     assert.ok(underLimit(9, 10));
     assert.ok(!underLimit(10, 10));
     assert.ok(underLimit(1e9, null));
+  });
+  it("counts quotas per UTC month (calls) and UTC day (payments); own quotas override the plan's", () => {
+    const t = Date.UTC(2026, 11, 31, 23, 59, 59);
+    assert.deepEqual(quotaPeriod("calls", t), {
+      start: Date.UTC(2026, 11, 1) / 1000,
+      end: Date.UTC(2027, 0, 1) / 1000,
+    });
+    assert.deepEqual(quotaPeriod("payments", t), {
+      start: Date.UTC(2026, 11, 31) / 1000,
+      end: Date.UTC(2027, 0, 1) / 1000,
+    });
+    assert.deepEqual(effectiveQuotas("starter", { paymentsPerDay: null, apiCallsPerMonth: null }), {
+      paymentsPerDay: 1_000,
+      apiCallsPerMonth: 10_000,
+    });
+    assert.deepEqual(effectiveQuotas("enterprise", { paymentsPerDay: 5, apiCallsPerMonth: null }), {
+      paymentsPerDay: 5,
+      apiCallsPerMonth: null,
+    });
   });
   it("derives subdomains from names", () => {
     assert.equal(slugify("Acme Corp!"), "acme-corp");

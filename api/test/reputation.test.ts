@@ -13,11 +13,11 @@ import {
   toStoredInputs,
   verificationPoints,
 } from "../src/domain/reputation.ts";
-import { windowStartDay } from "../src/domain/reputation-store.ts";
-import { checkEndpoint } from "../src/jobs/health-check.ts";
-import { addressAllowed, classifyAddress } from "../src/jobs/ssrf.ts";
-import { type DrawnQuestion, drawQuestions, gradeAttempt } from "../src/routes/verifications/skill-attempts.ts";
-import { QUESTION_BANK } from "../src/routes/verifications/skills.ts";
+import { type DrawnQuestion, drawQuestions, gradeAttempt } from "../src/domain/skill-attempts.ts";
+import { QUESTION_BANK } from "../src/domain/skills.ts";
+import { checkEndpoint } from "../src/lib/net/health-check.ts";
+import { addressAllowed, classifyAddress } from "../src/lib/net/ssrf.ts";
+import { windowStartDay } from "../src/stores/reputation-recompute.ts";
 
 const DAY = 86_400n;
 const NOW = 1_800_000_000n;

@@ -2,15 +2,17 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sha256 } from "viem";
 import { cidOf } from "../src/lib/ipfs.ts";
-import type { AgentRecord } from "../src/routes/agents/repository.ts";
 import { checkClaim } from "../src/routes/runs/eligibility.ts";
 import type { RunRecord } from "../src/routes/runs/repository.ts";
 import { API_TO_CONTRACT, apiState, CONTRACT_TO_API, feeOf, RUN_STATES } from "../src/routes/runs/state.ts";
 import { deliverableCid } from "../src/routes/runs/views.ts";
+import type { AgentRecord } from "../src/stores/agents.ts";
 
 const POSTER = "0x1111111111111111111111111111111111111111";
 const OWNER = "0x2222222222222222222222222222222222222222";
 const WALLET = "0x3333333333333333333333333333333333333333";
+/** The vault's minimum stake at deployment; the routes pass the live value (StakeVault.minStake). */
+const MIN_STAKE = 20_000_000n;
 
 const run = (over: Partial<RunRecord> = {}): RunRecord => ({
   id: 7,
@@ -98,7 +100,6 @@ describe("run states", () => {
     assert.equal(feeOf(19n, 500n), 1n);
     assert.equal(feeOf(20n, 500n), 1n);
     assert.equal(feeOf(21n, 500n), 2n);
-    assert.equal(feeOf(1n), 1n, "the default rate is the deployment's 5%");
     assert.equal(feeOf(10_000_000n, 300n), 300_000n);
     assert.equal(feeOf(10_000_000n, 0n), 0n);
     assert.equal(feeOf(1n, 0n), 0n);
@@ -114,12 +115,12 @@ describe("deliverable CID", () => {
 
 describe("claim checks", () => {
   it("accepts a staked agent on an open run before its deadline", () => {
-    const check = checkClaim(run(), agent(), 1_000n);
+    const check = checkClaim(run(), agent(), 1_000n, MIN_STAKE);
     assert.deepEqual(check.problems, []);
     assert.equal(check.status, "PROVISIONAL");
   });
   it("reports run problems as 400 and agent problems as 403, all at once", () => {
-    const late = checkClaim(run(), agent({ stake: null }), 2_000n);
+    const late = checkClaim(run(), agent({ stake: null }), 2_000n, MIN_STAKE);
     assert.deepEqual(
       late.problems.map((p) => [p.code, p.status]),
       [
@@ -127,23 +128,45 @@ describe("claim checks", () => {
         ["INSUFFICIENT_STAKE", 403],
       ],
     );
-    const taken = checkClaim(run({ state: "CLAIMED", failedAgentId: 5 }), agent({ owner: POSTER }), 1_000n);
+    const taken = checkClaim(run({ state: "CLAIMED", failedAgentId: 5 }), agent({ owner: POSTER }), 1_000n, MIN_STAKE);
     assert.deepEqual(
       taken.problems.map((p) => p.code),
       ["RUN_NOT_OPEN", "AGENT_IS_POSTER", "AGENT_FAILED_THIS_RUN"],
     );
   });
+  it("checks the stake against the minimum it is given (governance may raise it)", () => {
+    const check = checkClaim(run(), agent(), 1_000n, 30_000_000n);
+    assert.deepEqual(
+      check.problems.map((p) => p.code),
+      ["INSUFFICIENT_STAKE"],
+    );
+    assert.match(check.problems[0]!.message, /at least 30000000/);
+  });
   it("refuses frozen and banned agents even with enough stake left", () => {
     const slashed = { ...agent().stake!, amount: 60_000_000n, trustState: "Frozen" as const, strikes: 1 };
     assert.deepEqual(
-      checkClaim(run(), agent({ stake: slashed }), 1_000n).problems.map((p) => p.code),
+      checkClaim(run(), agent({ stake: slashed }), 1_000n, MIN_STAKE).problems.map((p) => p.code),
       ["AGENT_FROZEN"],
     );
     const banned = { ...agent().stake!, trustState: "Banned" as const, strikes: 3 };
     assert.ok(
-      checkClaim(run(), agent({ stake: banned }), 1_000n)
+      checkClaim(run(), agent({ stake: banned }), 1_000n, MIN_STAKE)
         .problems.map((p) => p.code)
         .includes("AGENT_BANNED"),
     );
+  });
+});
+
+describe("run consents", () => {
+  it("deliverableHashOf (what an agent signs before upload) is the digest of the CID the API stores it under", async () => {
+    const { deliverableHashOf } = await import("@agenthub/sdk/protocol");
+    const { CID } = await import("multiformats/cid");
+    const { toHex } = await import("viem");
+    for (const deliverable of ["second try", { answer: "a + b", tests: ["1 + 2 == 3"] }, { nested: { n: 1.5 } }]) {
+      // The API re-serializes the parsed request body: the same text, so the same hash.
+      const parsed = JSON.parse(JSON.stringify(deliverable));
+      const cid = await cidOf(new TextEncoder().encode(JSON.stringify(parsed)));
+      assert.equal(toHex(CID.parse(cid).multihash.digest), deliverableHashOf(deliverable));
+    }
   });
 });

@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  buildWhere,
-  hasIndexedCondition,
-  SCORE_WALK_ROWS,
-  searchStatement,
-} from "../src/routes/intelligence/search-query.ts";
+import { chainViews } from "../src/db/index.ts";
+import { buildWhere, hasIndexedCondition, SCORE_WALK_ROWS, searchStatement } from "../src/stores/search/query.ts";
+
+const { names } = chainViews("chain");
 
 describe("search filters", () => {
   it("maps each filter to its semantics, tags lower-cased and de-duplicated", () => {
@@ -47,7 +45,7 @@ describe("search filters", () => {
 
   it("the walk reads a bounded prefix of the score order, gated by the filters' estimated share", () => {
     const f = { query: "rust", capabilities: ["Coding"], verifiedOnly: true, limit: 20 };
-    const walk = searchStatement("walk", "chain", f, false);
+    const walk = searchStatement("walk", names, f, false);
     assert.match(walk.text, new RegExp(`order by score desc, agent_id limit ${SCORE_WALK_ROWS}\\)`));
     assert.match(walk.text, /api\.search_walk_share\(/);
     // filters, the cap (limit + 1), the limit, then the gate's inputs: query, tags (lower-cased, null when
@@ -68,10 +66,10 @@ describe("search filters", () => {
       21 / SCORE_WALK_ROWS,
     ]);
     // Named statements: the same shape shares one name, another shape gets another.
-    assert.equal(searchStatement("walk", "chain", { ...f, query: "go" }, false).name, walk.name);
-    assert.notEqual(searchStatement("match", "chain", f, false).name, walk.name);
+    assert.equal(searchStatement("walk", names, { ...f, query: "go" }, false).name, walk.name);
+    assert.notEqual(searchStatement("match", names, f, false).name, walk.name);
     // No text, tag or verified filter: no gate.
-    const plain = searchStatement("walk", "chain", { minScore: 10, limit: 20 }, false);
+    const plain = searchStatement("walk", names, { minScore: 10, limit: 20 }, false);
     assert.doesNotMatch(plain.text, /search_walk_share/);
     // The estimate's inputs are passed all the same.
     assert.match(plain.text, /api\.search_estimate\(/);
@@ -79,14 +77,14 @@ describe("search filters", () => {
     // Postgres cannot type a parameter no statement text uses ("could not determine data type of parameter").
     for (const body of [{ limit: 5 }, { limit: 20, minScore: 10 }, { limit: 20, minUptime: 5 }, f]) {
       for (const pass of ["walk", "rest", "match"] as const) {
-        const q = searchStatement(pass, "chain", body, false);
+        const q = searchStatement(pass, names, body, false);
         for (let i = 1; i <= (q.values?.length ?? 0); i++) {
           assert.match(q.text, new RegExp(`\\$${i}(?!\\d)`), `${pass} ${JSON.stringify(body)} uses $${i}`);
         }
       }
     }
     // The match pass orders by score + 0 (off the score index) and counts every match.
-    const match = searchStatement("match", "chain", f, false);
+    const match = searchStatement("match", names, f, false);
     assert.match(match.text, /count\(\*\) over \(\)/);
     assert.match(match.text, /order by s\.score \+ 0 desc/);
   });

@@ -33,6 +33,8 @@ export const ENV = {
   API_KEY: "AGENTHUB_API_KEY",
   API_SECRET: "AGENTHUB_API_SECRET",
   ADMIN_TOKEN: "AGENTHUB_ADMIN_TOKEN",
+  /** The agent identity token owner's key, for agent steps' on-chain consents when the signing key is the wallet's. */
+  OWNER_KEY: "AGENTHUB_OWNER_KEY",
 } as const;
 
 function parseHeaders(values: string[]): Record<string, string> {
@@ -90,6 +92,17 @@ export class Context {
     if (!isHex(key) || key.length !== 66) throw new UsageError("the private key must be 0x followed by 64 hex digits");
     this.account = privateKeyToAccount(key as Hex);
     return this.account;
+  }
+
+  /**
+   * Who signs an agent step's on-chain consent (RunEscrow takes only the identity token owner's): $AGENTHUB_OWNER_KEY
+   * when set (the signing key is then the agent's generated wallet), else the signing key itself.
+   */
+  consentOptions(): { consentSigner?: LocalAccount } {
+    const key = process.env[ENV.OWNER_KEY]?.trim();
+    if (!key) return {};
+    if (!isHex(key) || key.length !== 66) throw new UsageError(`${ENV.OWNER_KEY} must be 0x followed by 64 hex digits`);
+    return { consentSigner: privateKeyToAccount(key as Hex) };
   }
 
   /** The signer as a wallet on --rpc, for transactions sent from it (it pays gas). */

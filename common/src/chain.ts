@@ -2,6 +2,9 @@ import { defineChain, fallback, http, type Transport } from "viem";
 
 export const CHAIN_ID = 84532;
 
+/** Most identities one AgentIdentity.mintBatch carries: the API's batches and the relayer's bound (well under a block). */
+export const MAX_MINT_BATCH = 50;
+
 /** Base Sepolia's id; locally the Hardhat node runs with the same id so signatures carry production domains. */
 export function agentHubChain(rpcUrl: string) {
   return defineChain({

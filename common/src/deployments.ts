@@ -17,6 +17,7 @@ export const contractNames = [
   "StakeVault",
   "RunEscrow",
   "InsurancePool",
+  "SubscriptionVault",
   "AgentHubToken",
   "AgentHubTimelock",
   "AgentHubGovernor",

@@ -6,8 +6,11 @@ pragma solidity ^0.8.28;
 /// funding until it is paid, refunded or kept. Kept fees accrue here until {sweepFees} sends them to the treasury in one transfer; a payment that
 /// fails (e.g. a USDC-blacklisted recipient) is credited for {withdrawCredit} instead of blocking the run.
 /// Invariant: the escrow's USDC balance equals `totalOwed()` = held runs + accrued fees + credits.
-/// @dev Actions name their actor explicitly: the poster / agent owner may call directly, or the relayer
-/// (RELAYER_ROLE) submits on their behalf after the API verified their signed request.
+/// @dev Poster and agent actions: the poster / the agent token's owner calls directly (an EOA, a smart account), or
+/// anyone (the relayer) submits the `...BySig` twin with that party's EIP-712 consent ({Consent}, type
+/// `RunConsent`), verified on chain (ECDSA or ERC-1271), single-use (keyed nonces) and dated. Funding likewise: the
+/// poster calls {createRun} itself, or anyone submits {createRunWithAuthorization} with the poster's EIP-3009
+/// authorization bound to the run's terms. No role acts for a poster or an owner without its consent.
 interface IRunEscrow {
     enum RunState {
         None,
@@ -30,6 +33,22 @@ interface IRunEscrow {
         Rejected,
         TimedOut,
         DisputeLost
+    }
+
+    /// @notice A party's signed consent to one run action, submitted by someone else (ERC-2612 style). The signed
+    /// struct is `RunConsent(string action,uint256 runId,uint256 agentId,bytes32 deliverableHash,uint256 nonce,
+    /// uint256 deadline)` in the escrow's EIP-712 domain (name "AgentHub RunEscrow", version "1", this chain, this
+    /// contract): `action` is the function name without `BySig` ("claim", "start", "submit", "approve",
+    /// "requestRevision", "reject", "cancel", "dispute"); `agentId` and `deliverableHash` are the run's as the action
+    /// will see them (the claimed agent, the submitted hash; 0 when none), so a consent never applies to another
+    /// agent or deliverable than the one the signer saw. `nonce` is one of the signer's keyed nonces
+    /// ({nonces}(signer, key), ERC-4337 layout: key in the high 192 bits; clients use the run id as key so
+    /// actions on different runs never contend); `deadline` is a chain timestamp after which it is refused.
+    struct Consent {
+        address signer;
+        uint256 nonce;
+        uint256 deadline;
+        bytes signature;
     }
 
     struct Run {
@@ -99,6 +118,13 @@ interface IRunEscrow {
     error ExpectedPause();
     error RunEscrowNothingToSweep();
     error RunEscrowNoCredit(address account);
+    /// @dev A consent whose signer is not the party the action needs (the poster, or the agent token's owner).
+    error RunEscrowWrongSigner(address signer);
+    /// @dev A consent past its deadline.
+    error RunEscrowConsentExpired(uint256 deadline);
+    /// @dev A consent whose signature is not the signer's for this action, run, agent, deliverable, nonce, deadline,
+    /// chain and escrow.
+    error RunEscrowInvalidConsent(address signer);
 
     /// @notice Platform fee in basis points of the reward charged on runs funded now (500 = 5% at deployment),
     /// rounded up to the next base unit.
@@ -110,15 +136,17 @@ interface IRunEscrow {
     function paused() external view returns (bool);
 
     /// @notice Creates and funds a run: pulls reward + fee (at the current {feeBps}) from `poster` (needs allowance).
+    /// Caller: the poster itself (no role may spend a poster's allowance).
     function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
-    /// @notice Creates a run for `poster` paid by the caller (RELAYER_ROLE only; needs the caller's allowance):
-    /// subscription runs funded from prepaid balances. Refunds still go to `poster`, who also acts on the run.
+    /// @notice Creates a run for `poster` paid by the caller (SPONSOR_ROLE only: the SubscriptionVault; needs the
+    /// caller's allowance): subscription runs funded from the subscriber's escrowed balance. Refunds still go to `poster`, who also acts on the run.
     function createSponsoredRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
-    /// @notice Same as createRun, but first applies the poster's EIP-2612 permit for reward + fee.
+    /// @notice Same as createRun, but first applies the poster's EIP-2612 permit for reward + fee. Caller: the poster
+    /// itself (a permit names the amount, not the run's terms; relayed funding uses {createRunWithAuthorization}).
     function createRunWithPermit(
         address poster,
         uint128 reward,
@@ -130,23 +158,67 @@ interface IRunEscrow {
         bytes32 r,
         bytes32 s
     ) external returns (uint256 runId);
+    /// @notice Creates and funds a run on the poster's EIP-3009 `ReceiveWithAuthorization` signature (token domain,
+    /// `from` the poster, `to` this escrow, `value` reward + fee at the current {feeBps}, `validAfter` 0,
+    /// `validBefore`, `nonce` = {fundingNonce} of these terms). Anyone may submit it (the relayer does, so the poster
+    /// needs no ETH): the signature fixes the payer, the amount and every term of the run, and is usable once.
+    function createRunWithAuthorization(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri,
+        uint256 validBefore,
+        bytes calldata signature
+    ) external returns (uint256 runId);
+    /// @notice The EIP-3009 nonce a poster signs to fund exactly this run with {createRunWithAuthorization}:
+    /// `keccak256(abi.encode(RUN_FUNDING_TAG, escrow, poster, reward, deadline, maxRevisions, keccak256(metadataUri)))`.
+    function fundingNonce(
+        address poster,
+        uint128 reward,
+        uint64 deadline,
+        uint8 maxRevisions,
+        string calldata metadataUri
+    ) external view returns (bytes32);
     /// @notice An agent in good standing with at least the minimum active stake claims an open run before its
     /// deadline; the vault locks its minimum stake until the run ends.
+    /// Caller: the agent token's owner.
     function claim(uint256 runId, uint256 agentId) external;
+    /// @notice {claim} with the agent token owner's consent (action "claim", `agentId` the claiming agent).
+    function claimBySig(uint256 runId, uint256 agentId, Consent calldata consent) external;
+    /// @notice The claiming agent's owner starts work (Claimed -> InProgress).
     function start(uint256 runId) external;
+    /// @notice {start} with the agent token owner's consent (action "start").
+    function startBySig(uint256 runId, Consent calldata consent) external;
+    /// @notice The claiming agent's owner submits (or resubmits) the deliverable's hash.
     function submit(uint256 runId, bytes32 deliverableHash) external;
+    /// @notice {submit} with the agent token owner's consent (action "submit", `deliverableHash` the one submitted).
+    function submitBySig(uint256 runId, bytes32 deliverableHash, Consent calldata consent) external;
+    /// @notice The poster approves the submission: reward to the agent's owner, fee accrued.
     function approve(uint256 runId) external;
+    /// @notice {approve} with the poster's consent (action "approve").
+    function approveBySig(uint256 runId, Consent calldata consent) external;
+    /// @notice The poster asks for a revision of the submission.
     function requestRevision(uint256 runId) external;
+    /// @notice {requestRevision} with the poster's consent (action "requestRevision").
+    function requestRevisionBySig(uint256 runId, Consent calldata consent) external;
     /// @notice Poster rejects a submission once all revisions are used: reward and fee refunded, agent fails.
     function reject(uint256 runId) external;
-    /// @notice Poster or agent disputes a submitted run.
+    /// @notice {reject} with the poster's consent (action "reject").
+    function rejectBySig(uint256 runId, Consent calldata consent) external;
+    /// @notice Poster or the claiming agent's owner disputes a submitted run.
     function dispute(uint256 runId) external;
+    /// @notice {dispute} with the consent of the poster or of the claiming agent's owner (action "dispute").
+    function disputeBySig(uint256 runId, Consent calldata consent) external;
     /// @notice ARBITER_ROLE settles a dispute (manual resolution).
     function resolve(uint256 runId, bool forAgent) external;
     /// @notice Poster cancels an unclaimed run and is refunded reward + fee.
     function cancel(uint256 runId) external;
+    /// @notice {cancel} with the poster's consent (action "cancel").
+    function cancelBySig(uint256 runId, Consent calldata consent) external;
     /// @notice Poster slashes an agent that did not submit within {claimTimeout} of its claim, or did not resubmit
-    /// within {claimTimeout} of a revision request; refunds the poster.
+    /// within {claimTimeout} of a revision request; refunds the poster. The poster or the relayer may call it: the
+    /// outcome is fixed by chain time and pays only the poster.
     function timeoutSlash(uint256 runId) external;
     /// @notice Sends all accrued fees to the treasury in one transfer (anyone may trigger it).
     function sweepFees() external returns (uint256 amount);

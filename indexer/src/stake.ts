@@ -1,10 +1,9 @@
 import { ponder } from "ponder:registry";
 import { stake, stakeEvent } from "ponder:schema";
-import { zeroAddress } from "viem";
+import { type Address, zeroAddress } from "viem";
 import { minBig } from "./lib/bigint.ts";
 import { recordCredit } from "./lib/credits.ts";
 
-const MIN_STAKE = 20_000_000n;
 /** IStakeVault.TrustState by index. */
 const TRUST_STATES = ["Good", "Frozen", "Banned"] as const;
 
@@ -31,8 +30,14 @@ ponder.on("StakeVault:Staked", async ({ event, context }) => {
   const ts = event.block.timestamp;
   const current = (await context.db.find(stake, { agentId })) ?? emptyStake(agentId, ts);
   const total = current.amount + amount;
-  // stakedAt restarts whenever the stake rises from below the minimum (first stake, or re-stake after a slash).
-  const crossed = current.amount < MIN_STAKE && total >= MIN_STAKE;
+  // stakedAt restarts whenever the stake rises from below the minimum (first stake, or re-stake after a slash): the
+  // minimum in force at this block, a governance parameter (Ponder reads it at the event's block, cached).
+  const minStake = await context.client.readContract({
+    abi: context.contracts.StakeVault.abi,
+    address: context.contracts.StakeVault.address as Address,
+    functionName: "minStake",
+  });
+  const crossed = current.amount < minStake && total >= minStake;
   await context.db
     .insert(stake)
     .values({

@@ -1,5 +1,5 @@
 // The only calls the relayer will sign. Anything else is refused before it reaches the chain.
-import type { ContractName } from "@agenthub/common";
+import { type ContractName, MAX_MINT_BATCH } from "@agenthub/common";
 import * as generated from "@agenthub/common/generated/abis";
 import {
   AgentHubGovernorAbi,
@@ -7,6 +7,7 @@ import {
   InsurancePoolAbi,
   RunEscrowAbi,
   StakeVaultAbi,
+  SubscriptionVaultAbi,
   TestUSDCAbi,
 } from "@agenthub/common/generated/abis";
 import { type Abi, type Address, decodeFunctionData, type Hex, isAddressEqual, zeroAddress } from "viem";
@@ -18,35 +19,50 @@ export const relayAbis: Partial<Record<RelayTarget, Abi>> = {
   StakeVault: StakeVaultAbi as Abi,
   RunEscrow: RunEscrowAbi as Abi,
   InsurancePool: InsurancePoolAbi as Abi,
+  SubscriptionVault: SubscriptionVaultAbi as Abi,
   AgentHubGovernor: AgentHubGovernorAbi as Abi,
   // transferWithAuthorization has the same ABI on TestUSDC and Circle's USDC.
   USDC: TestUSDCAbi as Abi,
 };
 
 export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> = {
-  AgentIdentity: ["mint", "setTokenURI", "claimTransfer"],
+  // mintBatch: registrations arriving together are minted in one transaction (api/src/mints/mint-batcher.ts).
+  AgentIdentity: ["mint", "mintBatch", "setTokenURI", "claimTransfer"],
   // withdrawCredit pays the credited account itself (a payment that failed, e.g. to a USDC-blacklisted address).
   StakeVault: ["depositWithPermit", "slash", "requestWithdrawal", "withdraw", "withdrawCredit"],
   RunEscrow: [
-    "createRunWithPermit",
-    // Subscription runs: paid from the relayer's prepaid subscription balance (api/src/routes/subscriptions).
-    "createSponsoredRun",
-    "claim",
-    "start",
-    "submit",
-    "approve",
-    "requestRevision",
-    "reject",
-    "dispute",
-    "resolve",
-    "cancel",
+    // The poster's EIP-3009 authorization fixes payer, amount and every term of the run (createRun and
+    // createRunWithPermit accept only the poster as caller).
+    "createRunWithAuthorization",
+    // Poster and agent actions only with the party's EIP-712 consent, which the escrow verifies: the relayer's key
+    // alone cannot act for anyone. No `resolve`: disputes are ARBITER_ROLE's, which the relayer does not hold.
+    "claimBySig",
+    "startBySig",
+    "submitBySig",
+    "approveBySig",
+    "requestRevisionBySig",
+    "rejectBySig",
+    "disputeBySig",
+    "cancelBySig",
+    // Chain time decides and only the poster is paid.
     "timeoutSlash",
+    // Open to anyone; pays only the treasury (the API's fee-sweep job).
+    "sweepFees",
     "withdrawCredit",
   ],
   InsurancePool: ["stakeWithPermit", "requestWithdrawal", "withdraw", "claim"],
+  // Subscriptions: the subscriber's signed terms + permit open one; runs are created only when due, at those terms,
+  // from that subscription's balance; cancel refunds the subscriber. Sponsored runs are the vault's (SPONSOR_ROLE).
+  SubscriptionVault: [
+    "openWithPermit",
+    "topUpWithPermit",
+    "trigger",
+    "pauseSubscription",
+    "resumeSubscription",
+    "cancelSubscription",
+  ],
   AgentHubGovernor: ["castVoteBySig", "castVoteWithReasonAndParamsBySig"],
-  // approve: the relayer's allowance to RunEscrow for createSponsoredRun (subscription runs).
-  USDC: ["transferWithAuthorization", "approve"],
+  USDC: ["transferWithAuthorization"],
 };
 
 /** Every custom error of every contract: a revert deep inside a call (e.g. the vault under the escrow) still decodes. */
@@ -70,24 +86,22 @@ type ArgumentCheck = (args: readonly unknown[], ctx: RelayContext) => string | n
 
 /**
  * Argument bounds, on top of the contracts' own (moderation slashes go to the treasury with a reason and are rate
- * limited on chain; escrow slashes only pay a run's poster). A leaked relayer token cannot make the relayer hand
- * its prepaid subscription balance to anyone but the escrow, nor sponsor runs for itself.
+ * limited on chain; escrow slashes only pay a run's poster; subscription money moves only as the subscriber signed).
  */
 export const argumentChecks: Partial<Record<string, ArgumentCheck>> = {
-  "USDC.approve": ([spender], ctx) =>
-    isAddressEqual(spender as Address, ctx.runEscrow)
-      ? null
-      : "USDC.approve: the relayer only gives an allowance to RunEscrow (subscription runs)",
-  "RunEscrow.createSponsoredRun": ([poster], ctx) =>
-    isAddressEqual(poster as Address, ctx.relayer) || isAddressEqual(poster as Address, zeroAddress)
-      ? "RunEscrow.createSponsoredRun: the poster must be the subscriber, not the relayer"
-      : null,
   "StakeVault.slash": ([, bps, reason]) =>
     (bps as bigint) <= 0n || (bps as bigint) > 10_000n || typeof reason !== "string" || reason.trim() === ""
       ? "StakeVault.slash: needs 1..10000 bps and a reason"
       : null,
   "AgentIdentity.mint": ([to]) =>
     isAddressEqual(to as Address, zeroAddress) ? "AgentIdentity.mint: no mint to the zero address" : null,
+  "AgentIdentity.mintBatch": ([to]) => {
+    const wallets = to as readonly Address[];
+    if (wallets.length > MAX_MINT_BATCH) return `AgentIdentity.mintBatch: at most ${MAX_MINT_BATCH} mints per batch`;
+    return wallets.some((w) => isAddressEqual(w, zeroAddress))
+      ? "AgentIdentity.mintBatch: no mint to the zero address"
+      : null;
+  },
 };
 
 /**

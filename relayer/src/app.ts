@@ -9,7 +9,15 @@ import type { RelayTarget } from "./allowlist.ts";
 import { RelayError, type Relayer } from "./relayer.ts";
 
 const relayBody = z.object({
-  target: z.enum(["AgentIdentity", "StakeVault", "RunEscrow", "InsurancePool", "AgentHubGovernor", "USDC"]),
+  target: z.enum([
+    "AgentIdentity",
+    "StakeVault",
+    "RunEscrow",
+    "InsurancePool",
+    "SubscriptionVault",
+    "AgentHubGovernor",
+    "USDC",
+  ]),
   data: z.string().refine((v) => isHex(v), "hex calldata"),
   idempotencyKey: z.string().min(1).max(200).optional(),
 });

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AgentIdentityAbi, RunEscrowAbi, StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { MAX_MINT_BATCH } from "@agenthub/common";
+import {
+  AgentIdentityAbi,
+  RunEscrowAbi,
+  StakeVaultAbi,
+  SubscriptionVaultAbi,
+  TestUSDCAbi,
+} from "@agenthub/common/generated/abis";
 import { decodeErrorResult, encodeErrorResult, encodeFunctionData, keccak256, toBytes, zeroAddress } from "viem";
 import { allErrorsAbi, checkAllowed } from "../src/allowlist.ts";
 
@@ -10,6 +17,27 @@ describe("relayer allowlist", () => {
     const check = checkAllowed("AgentIdentity", data);
     assert.equal(check.ok, true);
     assert.equal(check.ok && check.functionName, "mint");
+  });
+
+  it("bounds mintBatch: at most MAX_MINT_BATCH wallets, none the zero address", () => {
+    const ctx = { runEscrow: zeroAddress, relayer: zeroAddress };
+    const batch = (wallets: `0x${string}`[]) =>
+      checkAllowed(
+        "AgentIdentity",
+        encodeFunctionData({
+          abi: AgentIdentityAbi,
+          functionName: "mintBatch",
+          args: [wallets, wallets.map(() => "ipfs://x")],
+        }),
+        ctx,
+      );
+    const wallet = "0x00000000000000000000000000000000000000aa";
+    assert.equal(batch(Array(MAX_MINT_BATCH).fill(wallet)).ok, true);
+    assert.deepEqual(batch(Array(MAX_MINT_BATCH + 1).fill(wallet)), {
+      ok: false,
+      reason: `AgentIdentity.mintBatch: at most ${MAX_MINT_BATCH} mints per batch`,
+    });
+    assert.equal(batch([wallet, zeroAddress]).ok, false);
   });
 
   it("refuses admin functions, unknown selectors and calldata aimed at the wrong contract", () => {
@@ -29,6 +57,24 @@ describe("relayer allowlist", () => {
     assert.equal(checkAllowed("AgentIdentity", approve).ok, false);
   });
 
+  it("relays run actions only in their consent form, and never resolve (ARBITER_ROLE is not the relayer's)", () => {
+    const consent = { signer: zeroAddress, nonce: 0n, deadline: 1n, signature: "0x" as const };
+    for (const [functionName, args] of [
+      ["approve", [1n]],
+      ["cancel", [1n]],
+      ["claim", [1n, 2n]],
+      ["resolve", [1n, true]],
+    ] as const) {
+      const data = encodeFunctionData({ abi: RunEscrowAbi, functionName, args } as never);
+      assert.deepEqual(checkAllowed("RunEscrow", data), {
+        ok: false,
+        reason: `RunEscrow.${functionName} is not relayed`,
+      });
+    }
+    const bySig = encodeFunctionData({ abi: RunEscrowAbi, functionName: "approveBySig", args: [1n, consent] });
+    assert.equal(checkAllowed("RunEscrow", bySig).ok, true);
+  });
+
   it("decodes custom errors of every contract from one ABI", () => {
     const data = encodeErrorResult({ abi: StakeVaultAbi, errorName: "StakeVaultZeroAmount" });
     assert.equal(decodeErrorResult({ abi: allErrorsAbi, data }).errorName, "StakeVaultZeroAmount");
@@ -43,28 +89,26 @@ describe("relayer allowlist", () => {
       runEscrow: "0x00000000000000000000000000000000000e5c40" as const,
       relayer: "0x0000000000000000000000000000000000000e1a" as const,
     };
+    // The relayer holds no subscription money: no USDC allowance, no sponsored runs (the SubscriptionVault's role).
     const approve = (spender: `0x${string}`) =>
       encodeFunctionData({ abi: TestUSDCAbi, functionName: "approve", args: [spender, 10n ** 12n] });
-    assert.equal(checkAllowed("USDC", approve(ctx.runEscrow), ctx).ok, true);
-    assert.deepEqual(checkAllowed("USDC", approve("0x00000000000000000000000000000000000a77ac"), ctx), {
+    assert.deepEqual(checkAllowed("USDC", approve(ctx.runEscrow), ctx), {
       ok: false,
-      reason: "USDC.approve: the relayer only gives an allowance to RunEscrow (subscription runs)",
+      reason: "USDC.approve is not relayed",
     });
-    const sponsored = (poster: `0x${string}`) =>
-      encodeFunctionData({
-        abi: RunEscrowAbi,
-        functionName: "createSponsoredRun",
-        args: [poster, 1_000_000n, 10n ** 10n, 1, "ipfs://x"],
-      });
-    assert.equal(checkAllowed("RunEscrow", sponsored("0x00000000000000000000000000000000000a77ac"), ctx).ok, true);
-    assert.equal(checkAllowed("RunEscrow", sponsored(ctx.relayer), ctx).ok, false);
+    const sponsored = encodeFunctionData({
+      abi: RunEscrowAbi,
+      functionName: "createSponsoredRun",
+      args: ["0x00000000000000000000000000000000000a77ac", 1_000_000n, 10n ** 10n, 1, "ipfs://x"],
+    });
+    assert.equal(checkAllowed("RunEscrow", sponsored, ctx).ok, false);
+    const trigger = encodeFunctionData({ abi: SubscriptionVaultAbi, functionName: "trigger", args: [1n, "ipfs://x"] });
+    assert.equal(checkAllowed("SubscriptionVault", trigger, ctx).ok, true);
     const slash = (bps: bigint, reason: string) =>
       encodeFunctionData({ abi: StakeVaultAbi, functionName: "slash", args: [1n, bps, reason] });
     assert.equal(checkAllowed("StakeVault", slash(10_000n, "fraud"), ctx).ok, true);
     assert.equal(checkAllowed("StakeVault", slash(10_001n, "fraud"), ctx).ok, false);
     assert.equal(checkAllowed("StakeVault", slash(100n, "  "), ctx).ok, false);
-    // Without a context (no addresses known) only the function list applies.
-    assert.equal(checkAllowed("USDC", approve("0x00000000000000000000000000000000000a77ac")).ok, true);
     const credit = encodeFunctionData({ abi: RunEscrowAbi, functionName: "withdrawCredit", args: [ctx.relayer] });
     assert.equal(checkAllowed("RunEscrow", credit, ctx).ok, true);
   });

@@ -14,6 +14,8 @@ export const repoRoot = new URL("../..", import.meta.url).pathname;
 export const devAccounts = {
   deployer: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
   relayer: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  /** Hardhat's development account #10: ARBITER_ROLE on the local RunEscrow (ignition/parameters/localhost.json). */
+  arbiter: "0xf214f2b2cd398c806f84e317254e0f0b801d0643303237d97a22a48e01628897",
   governanceHolder: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
   safeOwners: [
     "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",

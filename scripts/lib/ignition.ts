@@ -57,6 +57,7 @@ const CONTRACT_FUTURES = {
   StakeVault: "StakeVault",
   RunEscrow: "RunEscrow",
   InsurancePool: "InsurancePool",
+  SubscriptionVault: "SubscriptionVault",
   AgentHubToken: "AgentHubToken",
   AgentHubTimelock: "AgentHubTimelock",
   AgentHubGovernor: "AgentHubGovernor",

@@ -196,6 +196,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     };
     // A local deployment's paymaster approves with the generated key; an existing one brings its own (.env).
     if (!opts.existingDeploymentsFile) env.PAYMASTER_SIGNER_KEY = secrets.paymasterSignerKey;
+    // The local deployment's arbiter (ARBITER_ROLE on RunEscrow): the admin resolve route sends through it.
+    if (!opts.existingDeploymentsFile) env.ARBITER_PRIVATE_KEY = devAccounts.arbiter;
 
     const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
     const quiet = opts.quiet ?? false;

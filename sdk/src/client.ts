@@ -6,6 +6,7 @@ import type { Address } from "viem";
 import { type AgentHubOptions, Core } from "./core.ts";
 import { Agents } from "./features/agents.ts";
 import { Attestations } from "./features/attestations.ts";
+import { Credits } from "./features/credits.ts";
 import { Governance } from "./features/governance.ts";
 import { Insurance } from "./features/insurance.ts";
 import { Organizations } from "./features/organizations.ts";
@@ -23,6 +24,8 @@ export class AgentHub {
   readonly api: Core["api"];
   readonly agents: Agents;
   readonly runs: Runs;
+  /** Credits of payments that failed (a blacklisted recipient), withdrawn by the credited account. */
+  readonly credits: Credits;
   readonly reputation: Reputation;
   readonly verifications: Verifications;
   readonly attestations: Attestations;
@@ -38,6 +41,7 @@ export class AgentHub {
     this.api = this.core.api;
     this.agents = new Agents(this.core);
     this.runs = new Runs(this.core);
+    this.credits = new Credits(this.core);
     this.reputation = new Reputation(this.core);
     this.verifications = new Verifications(this.core);
     this.attestations = new Attestations(this.core);

@@ -2,7 +2,9 @@
  * Model-based fuzzing of RunEscrow + StakeVault.
  *
  * Each sequence starts from the same snapshot (3 staked-or-not agents, 2 funded posters, a USDC with Circle's
- * blacklist) and applies 10..30 random actions: run lifecycle calls by the right actor, the relayer or a stranger;
+ * blacklist) and applies 10..30 random actions: run lifecycle calls by the right actor, the relayer or a stranger
+ * (the relayer either calls directly, refused, or submits a `...BySig` consent: valid, signed by the wrong party,
+ * expired, forged, for another run, or a replay of one the escrow already spent);
  * deposits, withdrawals, moderation slashes and bans, agent token transfers, blacklisting and unblacklisting of
  * posters and agent owners (payments to them fall back to credits), fee sweeps, credit withdrawals and time jumps.
  * A TypeScript model predicts every outcome (success or the exact custom error); after every step the chain must
@@ -16,11 +18,17 @@
  * Tune with FUZZ_SEQUENCES (default 300) and FUZZ_MAX_STEPS (default 30, at least 10 per sequence).
  */
 import assert from "node:assert/strict";
+import {
+  consentNonceKey,
+  type RunConsentAction,
+  runConsentTypedData,
+  runFundingTypedData,
+} from "@agenthub/sdk/protocol";
 import { network } from "hardhat";
 import type { NetworkConnection } from "hardhat/types/network";
 import { describe, it } from "mocha";
 import { type Abi, type Address, decodeErrorResult, type Hex, maxUint256, zeroHash } from "viem";
-import { bytes32, DAY, deployCoreWithBlacklist, feeOf, prng, wait } from "./fixtures.ts";
+import { bytes32, CHAIN_ID, type Consent, DAY, deployCoreWithBlacklist, feeOf, prng, wait } from "./fixtures.ts";
 
 const { networkHelpers } = await network.create();
 
@@ -252,9 +260,18 @@ describe("escrow + vault invariants (model-based fuzz)", () => {
     // Every action must have succeeded at least once over the run (a model that only predicts reverts proves little).
     if (SEQUENCES >= 100) {
       for (const [name, { ok }] of stats) {
-        const rare = name === "escrow.withdrawCredit" || name === "vault.withdrawCredit";
+        // Rare by construction: credits need a blacklisted payee; the relayer's consented reject / dispute /
+        // revision need the relayer to be drawn at the one state where they apply (covered together below).
+        const rare =
+          name === "escrow.withdrawCredit" ||
+          name === "vault.withdrawCredit" ||
+          ["rejectBySig", "disputeBySig", "requestRevisionBySig"].includes(name);
         if (!name.startsWith("settle.") && !rare) assert.ok(ok > 0, `${name} never succeeded`);
       }
+      const rareConsents = ["rejectBySig", "disputeBySig", "requestRevisionBySig"]
+        .map((n) => stats.get(n)?.ok ?? 0)
+        .reduce((a, b) => a + b, 0);
+      assert.ok(rareConsents > 0, "no consented reject, dispute or revision request ever succeeded");
       const settled =
         (stats.get("settle.escrow.withdrawCredit")?.ok ?? 0) + (stats.get("settle.vault.withdrawCredit")?.ok ?? 0);
       assert.ok(settled > 0, "no credit was ever settled");
@@ -325,6 +342,73 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         ? walletOf(m.agent(agentId).owner)
         : wallets.relayer
       : rnd.pick([stranger, ...posters]);
+  /** Consents the escrow accepted, per `${action}:${runId}`: replaying one must fail. */
+  const spent = new Map<string, Consent>();
+  /**
+   * How the relayer acts this time: null = it calls the direct function (refused: it is not the party), else a
+   * consent for `action` and the error the escrow must give once its run/state checks pass (null = accepted).
+   */
+  const relayedConsent = async (
+    action: RunConsentAction,
+    id: bigint,
+    party: Address | undefined,
+    agentId: bigint,
+    deliverableHash: Hex,
+  ): Promise<{ consent: Consent; error: string | null; key: string } | null> => {
+    if (rnd.next() < 0.2) return null;
+    const key = `${action}:${id}`;
+    const roll = rnd.next();
+    const replay = spent.get(key);
+    if (roll < 0.1 && replay) {
+      // The escrow checks the signer first: the run's party may have changed since (another agent, a new owner).
+      const error =
+        party?.toLowerCase() !== replay.signer.toLowerCase()
+          ? "RunEscrowWrongSigner"
+          : m.now + 1n > replay.deadline
+            ? "RunEscrowConsentExpired"
+            : "InvalidAccountNonce";
+      return { consent: replay, error, key };
+    }
+    const signerWallet = party ? walletOf(party) : stranger;
+    const sign = async (by: Wallet, claimed: Address, deadline: bigint, runId = id): Promise<Consent> => {
+      const nonce = await escrow.read.nonces([claimed, consentNonceKey(runId)]);
+      const typed = runConsentTypedData({
+        escrow: escrow.address,
+        chainId: CHAIN_ID,
+        action,
+        runId,
+        agentId,
+        deliverableHash,
+        nonce,
+        deadline,
+      });
+      const signature = await by.signTypedData({ account: by.account, ...typed });
+      return { signer: claimed, nonce, deadline, signature };
+    };
+    const later = m.now + 1n + rnd.bigint(0n, 3n * DAY);
+    if (roll < 0.2) {
+      const c = await sign(stranger, stranger.account.address, later);
+      return { consent: c, error: "RunEscrowWrongSigner", key };
+    }
+    if (roll < 0.3) {
+      const c = await sign(signerWallet, signerWallet.account.address, m.now - rnd.bigint(0n, 100n));
+      return { consent: c, error: party ? "RunEscrowConsentExpired" : "RunEscrowWrongSigner", key };
+    }
+    if (roll < 0.4) {
+      const c = await sign(stranger, signerWallet.account.address, later);
+      return { consent: c, error: party ? "RunEscrowInvalidConsent" : "RunEscrowWrongSigner", key };
+    }
+    if (roll < 0.45) {
+      const c = await sign(signerWallet, signerWallet.account.address, later, id + 1n);
+      return { consent: c, error: party ? "RunEscrowInvalidConsent" : "RunEscrowWrongSigner", key };
+    }
+    const c = await sign(signerWallet, signerWallet.account.address, later);
+    return { consent: c, error: party ? null : "RunEscrowWrongSigner", key };
+  };
+  const posterConsent = (action: RunConsentAction, id: bigint, r: RunM | null, caller: Wallet) =>
+    isRelayer(caller)
+      ? relayedConsent(action, id, r?.poster, r?.agentId ?? 0n, r?.deliverableHash ?? zeroHash)
+      : Promise.resolve(null);
   const pickRun = (states: S[]): bigint => {
     const candidates = m.runs.map((r, i) => ({ r, id: BigInt(i + 1) })).filter(({ r }) => states.includes(r.state));
     const roll = rnd.next();
@@ -372,21 +456,60 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const deadline = rnd.next() < 0.1 ? m.now - rnd.bigint(0n, 100n) : m.now + rnd.bigint(60n, 15n * DAY);
         const maxRevisions = rnd.int(3);
         const next = BigInt(m.runs.length + 1);
+        const terms = `(${next}, reward ${reward}, deadline +${deadline - m.now - 1n}s, maxRev ${maxRevisions}, by ${caller.account.address.slice(0, 6)})`;
+        // The relayer funds only with the poster's EIP-3009 authorization bound to the terms; most of the time it
+        // submits a good one, else it tampers with a term the poster signed (refused by the token's signature
+        // check) or tries the poster's standing allowance directly (refused: createRun is the poster's own).
+        const viaAuthorization = isRelayer(caller) && rnd.next() < 0.8;
         let expected: string | null = null;
-        if (lc(caller.account.address) !== lc(p.account.address) && !isRelayer(caller))
-          expected = "RunEscrowUnauthorized";
-        else if (reward === 0n) expected = "RunEscrowZeroReward";
-        else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
-        else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
-        const ok = await exec(
-          `createRun(${next}, reward ${reward}, deadline +${deadline - m.now - 1n}s, maxRev ${maxRevisions}, by ${caller.account.address.slice(0, 6)})`,
-          () =>
-            escrow.write.createRun([p.account.address, reward, deadline, maxRevisions, "ipfs://run"], {
-              account: caller.account,
-              gas: GAS,
-            }),
-          expected,
-        );
+        let ok: boolean;
+        if (viaAuthorization) {
+          const tamper = rnd.next() < 0.25;
+          const value = reward + feeOf(reward, m.feeBps);
+          const validBefore = m.now + 3600n;
+          const typed = runFundingTypedData({
+            token: { address: usdc.address, name: "USDC", version: "2" },
+            chainId: CHAIN_ID,
+            escrow: escrow.address,
+            terms: {
+              poster: p.account.address,
+              reward,
+              deadline,
+              maxRevisions: tamper ? (maxRevisions + 1) % 3 : maxRevisions,
+              metadataUri: "ipfs://run",
+            },
+            value,
+            validBefore,
+          });
+          const signature = await p.signTypedData({ account: p.account, ...typed });
+          if (reward === 0n) expected = "RunEscrowZeroReward";
+          else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
+          else if (tamper) expected = "ERC3009InvalidSignature";
+          else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
+          ok = await exec(
+            `createRunWithAuthorization${terms}${tamper ? " tampered" : ""}`,
+            () =>
+              escrow.write.createRunWithAuthorization(
+                [p.account.address, reward, deadline, maxRevisions, "ipfs://run", validBefore, signature],
+                { account: caller.account, gas: GAS },
+              ),
+            expected,
+          );
+        } else {
+          if (lc(caller.account.address) !== lc(p.account.address)) expected = "RunEscrowUnauthorized";
+          else if (reward === 0n) expected = "RunEscrowZeroReward";
+          else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
+          else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
+          ok = await exec(
+            `createRun${terms}`,
+            () =>
+              escrow.write.createRun([p.account.address, reward, deadline, maxRevisions, "ipfs://run"], {
+                account: caller.account,
+                gas: GAS,
+              }),
+            expected,
+          );
+        }
         if (ok) {
           const fee = feeOf(reward, m.feeBps);
           m.runs.push({
@@ -415,13 +538,25 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const id = pickRun([S.Open]);
         const r = known(id);
         const caller = posterSide(r);
+        const sig = isRelayer(caller)
+          ? await relayedConsent("cancel", id, r?.poster, r?.agentId ?? 0n, r?.deliverableHash ?? zeroHash)
+          : null;
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
-        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (sig) expected = r.state !== S.Open ? "RunEscrowInvalidState" : sig.error;
+        else if (lc(caller.account.address) !== r.poster) expected = "RunEscrowUnauthorized";
         else if (r.state !== S.Open) expected = "RunEscrowInvalidState";
         if (
-          await exec(`cancel(${id})`, () => escrow.write.cancel([id], { account: caller.account, gas: GAS }), expected)
+          await exec(
+            `cancel${sig ? "BySig" : ""}(${id})`,
+            () =>
+              sig
+                ? escrow.write.cancelBySig([id, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.cancel([id], { account: caller.account, gas: GAS }),
+            expected,
+          )
         ) {
+          if (sig) spent.set(sig.key, sig.consent);
           r!.state = S.Cancelled;
           m.escrowPay(r!.poster, r!.reward + r!.fee);
         }
@@ -438,19 +573,25 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const agentId = staked.length > 0 && rnd.next() < 0.8 ? rnd.pick(staked) : BigInt(rnd.int(3) + 1);
         const caller = agentSide(agentId);
         const a = m.agent(agentId);
+        const sig = isRelayer(caller) ? await relayedConsent("claim", id, a.owner, agentId, zeroHash) : null;
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (r.state !== S.Open) expected = "RunEscrowInvalidState";
         else if (m.now + 1n > r.deadline) expected = "RunEscrowDeadlinePassed";
-        else if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "RunEscrowUnauthorized";
+        else if (sig?.error) expected = sig.error;
+        else if (!sig && lc(caller.account.address) !== a.owner) expected = "RunEscrowUnauthorized";
         else expected = lockError(a);
         if (
           await exec(
-            `claim(${id}, agent ${agentId})`,
-            () => escrow.write.claim([id, agentId], { account: caller.account, gas: GAS }),
+            `claim${sig ? "BySig" : ""}(${id}, agent ${agentId})`,
+            () =>
+              sig
+                ? escrow.write.claimBySig([id, agentId, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.claim([id, agentId], { account: caller.account, gas: GAS }),
             expected,
           )
         ) {
+          if (sig) spent.set(sig.key, sig.consent);
           r!.state = S.Claimed;
           r!.agentId = agentId;
           r!.claimedAt = m.now;
@@ -466,13 +607,26 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const id = pickRun([S.Claimed]);
         const r = known(id);
         const caller = r && r.agentId !== 0n ? agentSide(r.agentId) : rnd.pick([stranger, wallets.relayer]);
+        const owner = r && r.agentId !== 0n ? m.agent(r.agentId).owner : undefined;
+        const sig = isRelayer(caller) ? await relayedConsent("start", id, owner, r?.agentId ?? 0n, zeroHash) : null;
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (r.state !== S.Claimed) expected = "RunEscrowInvalidState";
-        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agent(r.agentId).owner)
-          expected = "RunEscrowUnauthorized";
-        if (await exec(`start(${id})`, () => escrow.write.start([id], { account: caller.account, gas: GAS }), expected))
+        else if (sig) expected = sig.error;
+        else if (lc(caller.account.address) !== owner) expected = "RunEscrowUnauthorized";
+        if (
+          await exec(
+            `start${sig ? "BySig" : ""}(${id})`,
+            () =>
+              sig
+                ? escrow.write.startBySig([id, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.start([id], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          if (sig) spent.set(sig.key, sig.consent);
           r!.state = S.InProgress;
+        }
       },
     ],
     // submit
@@ -483,19 +637,26 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const id = pickRun([S.Claimed, S.InProgress, S.RevisionRequested]);
         const r = known(id);
         const caller = r && r.agentId !== 0n ? agentSide(r.agentId) : rnd.pick([stranger, wallets.relayer]);
-        const hash = bytes32(`deliverable-${seed}-${m.now}`);
+        // Sometimes the same hash again: a replayed submit consent then differs only by its spent nonce.
+        const hash = rnd.next() < 0.3 ? bytes32(`deliverable-${seed}-${id}`) : bytes32(`deliverable-${seed}-${m.now}`);
+        const owner = r && r.agentId !== 0n ? m.agent(r.agentId).owner : undefined;
+        const sig = isRelayer(caller) ? await relayedConsent("submit", id, owner, r?.agentId ?? 0n, hash) : null;
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (![S.Claimed, S.InProgress, S.RevisionRequested].includes(r.state)) expected = "RunEscrowInvalidState";
-        else if (!isRelayer(caller) && lc(caller.account.address) !== m.agent(r.agentId).owner)
-          expected = "RunEscrowUnauthorized";
+        else if (sig) expected = sig.error;
+        else if (lc(caller.account.address) !== owner) expected = "RunEscrowUnauthorized";
         if (
           await exec(
-            `submit(${id})`,
-            () => escrow.write.submit([id, hash], { account: caller.account, gas: GAS }),
+            `submit${sig ? "BySig" : ""}(${id})`,
+            () =>
+              sig
+                ? escrow.write.submitBySig([id, hash, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.submit([id, hash], { account: caller.account, gas: GAS }),
             expected,
           )
         ) {
+          if (sig) spent.set(sig.key, sig.consent);
           r!.state = S.Submitted;
           r!.deliverableHash = hash;
         }
@@ -509,17 +670,23 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const id = pickRun([S.Submitted]);
         const r = known(id);
         const caller = posterSide(r);
+        const sig = await posterConsent("approve", id, r, caller);
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
-        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (sig) expected = r.state !== S.Submitted ? "RunEscrowInvalidState" : sig.error;
+        else if (lc(caller.account.address) !== r.poster) expected = "RunEscrowUnauthorized";
         else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
         if (
           await exec(
-            `approve(${id})`,
-            () => escrow.write.approve([id], { account: caller.account, gas: GAS }),
+            `approve${sig ? "BySig" : ""}(${id})`,
+            () =>
+              sig
+                ? escrow.write.approveBySig([id, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.approve([id], { account: caller.account, gas: GAS }),
             expected,
           )
         ) {
+          if (sig) spent.set(sig.key, sig.consent);
           m.complete(r!);
         }
       },
@@ -532,18 +699,27 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const id = pickRun([S.Submitted]);
         const r = known(id);
         const caller = posterSide(r);
+        const sig = await posterConsent("requestRevision", id, r, caller);
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
-        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (sig) {
+          if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
+          else if (sig.error) expected = sig.error;
+          else if (r.revisions >= r.maxRevisions) expected = "RunEscrowRevisionsExhausted";
+        } else if (lc(caller.account.address) !== r.poster) expected = "RunEscrowUnauthorized";
         else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
         else if (r.revisions >= r.maxRevisions) expected = "RunEscrowRevisionsExhausted";
         if (
           await exec(
-            `requestRevision(${id})`,
-            () => escrow.write.requestRevision([id], { account: caller.account, gas: GAS }),
+            `requestRevision${sig ? "BySig" : ""}(${id})`,
+            () =>
+              sig
+                ? escrow.write.requestRevisionBySig([id, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.requestRevision([id], { account: caller.account, gas: GAS }),
             expected,
           )
         ) {
+          if (sig) spent.set(sig.key, sig.consent);
           r!.state = S.RevisionRequested;
           r!.revisions++;
           r!.revisionRequestedAt = m.now;
@@ -558,14 +734,27 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const id = pickRun([S.Submitted]);
         const r = known(id);
         const caller = posterSide(r);
+        const sig = await posterConsent("reject", id, r, caller);
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
-        else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
+        else if (sig) {
+          if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
+          else if (sig.error) expected = sig.error;
+          else if (r.revisions < r.maxRevisions) expected = "RunEscrowRevisionsRemaining";
+        } else if (lc(caller.account.address) !== r.poster) expected = "RunEscrowUnauthorized";
         else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
         else if (r.revisions < r.maxRevisions) expected = "RunEscrowRevisionsRemaining";
         if (
-          await exec(`reject(${id})`, () => escrow.write.reject([id], { account: caller.account, gas: GAS }), expected)
+          await exec(
+            `reject${sig ? "BySig" : ""}(${id})`,
+            () =>
+              sig
+                ? escrow.write.rejectBySig([id, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.reject([id], { account: caller.account, gas: GAS }),
+            expected,
+          )
         ) {
+          if (sig) spent.set(sig.key, sig.consent);
           r!.state = S.Rejected;
           r!.failure = [r!.agentId, Fail.Rejected, 0n];
           m.agent(r!.agentId).locks--;
@@ -587,18 +776,27 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           stranger,
         ]);
         const addr = lc(caller.account.address);
+        // Through the relayer, the poster or the agent's owner consents.
+        const party = r ? (rnd.next() < 0.5 || r.agentId === 0n ? r.poster : m.agent(r.agentId).owner) : undefined;
+        const sig = isRelayer(caller)
+          ? await relayedConsent("dispute", id, party, r?.agentId ?? 0n, r?.deliverableHash ?? zeroHash)
+          : null;
         let expected: string | null = null;
         if (!r) expected = "RunEscrowUnknownRun";
         else if (![S.Submitted, S.RevisionRequested].includes(r.state)) expected = "RunEscrowInvalidState";
-        else if (addr !== r.poster && !isRelayer(caller) && addr !== m.agent(r.agentId).owner)
-          expected = "RunEscrowUnauthorized";
+        else if (sig) expected = sig.error;
+        else if (addr !== r.poster && addr !== m.agent(r.agentId).owner) expected = "RunEscrowUnauthorized";
         if (
           await exec(
-            `dispute(${id})`,
-            () => escrow.write.dispute([id], { account: caller.account, gas: GAS }),
+            `dispute${sig ? "BySig" : ""}(${id})`,
+            () =>
+              sig
+                ? escrow.write.disputeBySig([id, sig.consent], { account: caller.account, gas: GAS })
+                : escrow.write.dispute([id], { account: caller.account, gas: GAS }),
             expected,
           )
         ) {
+          if (sig) spent.set(sig.key, sig.consent);
           r!.state = S.Disputed;
         }
       },

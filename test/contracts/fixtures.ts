@@ -1,5 +1,12 @@
+import {
+  consentNonceKey,
+  type RunConsentAction,
+  type RunTerms,
+  runConsentTypedData,
+  runFundingTypedData,
+} from "@agenthub/sdk/protocol";
 import type { NetworkConnection } from "hardhat/types/network";
-import { type Address, type Hex, keccak256, parseSignature, serializeSignature, toHex } from "viem";
+import { type Address, type Hex, keccak256, parseSignature, serializeSignature, toHex, zeroHash } from "viem";
 
 /** 20 USDC (6 decimals): the vault's MIN_STAKE. */
 export const MIN_STAKE = 20_000_000n;
@@ -185,4 +192,71 @@ export function prng(seed: number) {
     },
     bigint: (lo: bigint, hi: bigint) => lo + BigInt(Math.floor(next() * Number(hi - lo + 1n))),
   };
+}
+
+/** A party's consent to a run action, as RunEscrow's `...BySig` functions take it. */
+export interface Consent {
+  signer: Address;
+  nonce: bigint;
+  deadline: bigint;
+  signature: Hex;
+}
+
+/**
+ * `signer` signs its EIP-712 consent to `action` on `runId`. Unless overridden, the agent and deliverable are the
+ * run's current ones (for claim / submit pass the new ones), the nonce is the signer's next one under the run's
+ * key and the deadline is an hour of chain time away. `escrow` / `chainId` override the domain (wrong-domain tests).
+ */
+export async function signConsent(
+  core: Core,
+  signer: { account: { address: Address }; signTypedData: (args: never) => Promise<Hex> },
+  action: RunConsentAction,
+  runId: bigint,
+  opts: {
+    agentId?: bigint;
+    deliverableHash?: Hex;
+    nonce?: bigint;
+    deadline?: bigint;
+    escrow?: Address;
+    chainId?: number;
+  } = {},
+): Promise<Consent> {
+  const { escrow, publicClient } = core;
+  const run = await escrow.read.getRun([runId]);
+  const address = signer.account.address;
+  const nonce = opts.nonce ?? (await escrow.read.nonces([address, consentNonceKey(runId)]));
+  const deadline = opts.deadline ?? (await publicClient.getBlock()).timestamp + 3600n;
+  const typed = runConsentTypedData({
+    escrow: opts.escrow ?? escrow.address,
+    chainId: opts.chainId ?? CHAIN_ID,
+    action,
+    runId,
+    agentId: opts.agentId ?? run.agentId,
+    deliverableHash: opts.deliverableHash ?? (run.deliverableHash === zeroHash ? zeroHash : run.deliverableHash),
+    nonce,
+    deadline,
+  });
+  const signature = await signer.signTypedData({ account: signer.account, ...typed } as never);
+  return { signer: address, nonce, deadline, signature };
+}
+
+/** A poster's EIP-3009 authorization to fund exactly `terms` (RunEscrow.createRunWithAuthorization). */
+export async function signFunding(
+  core: Core,
+  poster: { account: { address: Address }; signTypedData: (args: never) => Promise<Hex> },
+  terms: Omit<RunTerms, "poster">,
+  opts: { value?: bigint; validBefore?: bigint } = {},
+): Promise<{ validBefore: bigint; signature: Hex }> {
+  const { escrow, usdc, publicClient } = core;
+  const validBefore = opts.validBefore ?? (await publicClient.getBlock()).timestamp + 3600n;
+  const typed = runFundingTypedData({
+    token: { address: usdc.address, name: "USDC", version: "2" },
+    chainId: CHAIN_ID,
+    escrow: escrow.address,
+    terms: { ...terms, poster: poster.account.address },
+    value: opts.value ?? terms.reward + feeOf(terms.reward, await escrow.read.feeBps()),
+    validBefore,
+  });
+  const signature = await poster.signTypedData({ account: poster.account, ...typed } as never);
+  return { validBefore, signature };
 }

@@ -70,6 +70,78 @@ describe("AgentIdentity", () => {
       );
     });
 
+    it("mintBatch mints consecutive ids with the same events and profiles as single mints", async () => {
+      const core = await fixture();
+      const { identity, wallets, service, user, publicClient } = core;
+      assert.equal(await mintAgent(core, service.account.address), 1n);
+      const to = [service.account.address, user.account.address, wallets.other.account.address];
+      const uris = [IPFS_URI, "https://agents.example.com/b.json", `${IPFS_URI}x`];
+      const tx = identity.write.mintBatch([to, uris], { account: wallets.relayer.account });
+      for (const [i, uri] of uris.entries()) {
+        await viem.assertions.emitWithArgs(tx, identity, "AgentRegistered", [BigInt(i + 2), to[i]!]);
+        await viem.assertions.emitWithArgs(tx, identity, "ProfileUpdated", [BigInt(i + 2), uri]);
+      }
+      const block = await publicClient.getBlock();
+      for (const [i, uri] of uris.entries()) {
+        const id = BigInt(i + 2);
+        assert.equal(await identity.read.ownerOf([id]), getAddress(to[i]!));
+        assert.deepEqual(await identity.read.getProfile([id]), {
+          metadataUri: uri,
+          registeredAt: block.timestamp,
+          claimed: false,
+        });
+      }
+      assert.equal(await identity.read.totalAgents(), 4n);
+      assert.equal(await mintAgent(core, service.account.address), 5n);
+    });
+
+    it("mintBatch is the relayer's, refuses mismatched or empty batches and is atomic", async () => {
+      const { identity, wallets } = await fixture();
+      const other = wallets.other.account.address;
+      await viem.assertions.revertWithCustomError(
+        identity.write.mintBatch([[other], [IPFS_URI]], { account: wallets.other.account }),
+        identity,
+        "AccessControlUnauthorizedAccount",
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        identity.write.mintBatch([[other, other], [IPFS_URI]], { account: wallets.relayer.account }),
+        identity,
+        "AgentIdentityBatchMismatch",
+        [2n, 1n],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        identity.write.mintBatch([[], []], { account: wallets.relayer.account }),
+        identity,
+        "AgentIdentityBatchMismatch",
+        [0n, 0n],
+      );
+      // One bad entry (empty URI, or the zero address) reverts the whole batch: no id is taken.
+      await viem.assertions.revertWithCustomError(
+        identity.write.mintBatch(
+          [
+            [other, other],
+            [IPFS_URI, ""],
+          ],
+          { account: wallets.relayer.account },
+        ),
+        identity,
+        "AgentIdentityEmptyUri",
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        identity.write.mintBatch(
+          [
+            [other, zeroAddress],
+            [IPFS_URI, IPFS_URI],
+          ],
+          { account: wallets.relayer.account },
+        ),
+        identity,
+        "ERC721InvalidReceiver",
+        [zeroAddress],
+      );
+      assert.equal(await identity.read.totalAgents(), 0n);
+    });
+
     it("rejects an empty URI and the zero address", async () => {
       const { identity, wallets } = await fixture();
       await viem.assertions.revertWithCustomError(

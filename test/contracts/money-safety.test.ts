@@ -17,6 +17,7 @@ import {
   feeOf,
   MIN_STAKE,
   mintAgent,
+  signConsent,
   stakeAgent,
   wait,
 } from "./fixtures.ts";
@@ -217,14 +218,20 @@ describe("money safety (issue 12)", () => {
       assert.equal(await vault.read.activeStakeOf([fx.agent]), 2n * MIN_STAKE, "still twice the minimum, but frozen");
 
       const runId = await createFundedRun(fx, wallets.poster.account.address, REWARD);
-      for (const caller of [owner, wallets.relayer]) {
-        await viem.assertions.revertWithCustomErrorWithArgs(
-          escrow.write.claim([runId, fx.agent], { account: caller.account }),
-          vault,
-          "StakeVaultAgentFrozen",
-          [fx.agent],
-        );
-      }
+      // Directly, and through the relayer with the owner's consent.
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.claim([runId, fx.agent], { account: owner.account }),
+        vault,
+        "StakeVaultAgentFrozen",
+        [fx.agent],
+      );
+      const consent = await signConsent(fx, owner, "claim", runId, { agentId: fx.agent });
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.claimBySig([runId, fx.agent, consent], { account: wallets.relayer.account }),
+        vault,
+        "StakeVaultAgentFrozen",
+        [fx.agent],
+      );
       assert.deepEqual(await vault.read.trustOf([fx.agent]), [Trust.Frozen, 1n]);
       // A moderation slash freezes too (and announces the state with the strike count).
       const slashTx = vault.write.slash([fx.agent2, 5_000n, "spam"], { account: wallets.admin.account });
@@ -478,7 +485,7 @@ describe("money safety (issue 12)", () => {
       const poster = wallets.poster.account.address;
       const runId = await createFundedRun(fx, poster, REWARD);
       await wait(publicClient, usdc.write.blacklist([poster]));
-      const tx = escrow.write.cancel([runId], { account: wallets.relayer.account });
+      const tx = escrow.write.cancel([runId], { account: wallets.poster.account });
       await viem.assertions.emitWithArgs(tx, escrow, "PaymentDeferred", [getAddress(poster), REWARD + FEE]);
       assert.equal((await escrow.read.getRun([runId])).state, 9, "Cancelled");
       assert.equal(await escrow.read.creditOf([poster]), REWARD + FEE);
@@ -627,7 +634,7 @@ describe("money safety (issue 12)", () => {
       const { escrow, vault, wallets, publicClient } = fx;
       const poster = wallets.poster2.account.address;
       const runId = await createFundedRun(fx, poster, REWARD);
-      await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: wallets.relayer.account }));
+      await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: wallets.agentOwner.account }));
       await networkHelpers.time.increase(TIMEOUT);
       const slash = ((await vault.read.stakeOf([fx.agent])) * SLASH_BPS) / 10_000n;
       const tx = escrow.write.timeoutSlash([runId], { account: wallets.relayer.account });

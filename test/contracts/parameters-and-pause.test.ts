@@ -304,6 +304,10 @@ describe("Emergency pause", () => {
     await wait(publicClient, escrow.write.claim([claimed, agentId], { account: agent.account }));
     await wait(publicClient, usdc.write.mint([poster.account.address, 2n * REWARD]));
     await wait(publicClient, usdc.write.approve([escrow.address, 2n * REWARD], { account: poster.account }));
+    await wait(
+      publicClient,
+      escrow.write.grantRole([await escrow.read.SPONSOR_ROLE(), wallets.relayer.account.address], { account: admin }),
+    );
     await wait(publicClient, escrow.write.pause({ account: admin }));
     const escrowBalance = await usdc.read.balanceOf([escrow.address]);
 

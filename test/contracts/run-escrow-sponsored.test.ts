@@ -1,5 +1,6 @@
-// RunEscrow.createSponsoredRun: a run whose poster is one address and whose reward + fee come from the relayer
-// (the prepaid subscription balance). The poster acts on the run and receives its refunds as usual.
+// RunEscrow.createSponsoredRun: a run whose poster is one address and whose reward + fee come from the caller, a
+// SPONSOR_ROLE holder (in deployments the SubscriptionVault, spending a subscriber's escrowed balance; here a plain
+// account stands in). The poster acts on the run and receives its refunds as usual.
 import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
@@ -14,6 +15,13 @@ const AMOUNT = REWARD + feeOf(REWARD);
 async function fixture() {
   const core = await networkHelpers.loadFixture(deployCore);
   const { usdc, escrow, publicClient, wallets } = core;
+  // The sponsor stand-in: the relayer's account, granted SPONSOR_ROLE for these tests only.
+  await wait(
+    publicClient,
+    escrow.write.grantRole([await escrow.read.SPONSOR_ROLE(), wallets.relayer.account.address], {
+      account: wallets.admin.account,
+    }),
+  );
   await wait(
     publicClient,
     usdc.write.mint([wallets.relayer.account.address, AMOUNT * 3n], { account: wallets.relayer.account }),
@@ -48,13 +56,27 @@ describe("RunEscrow.createSponsoredRun", () => {
     assert.equal(await escrow.read.totalOwed(), 0n);
   });
 
-  it("is refused to anyone but the relayer, even the poster", async () => {
+  it("is refused to anyone without SPONSOR_ROLE: the poster, and the relayer role alone", async () => {
     const { usdc, escrow, publicClient, wallets, deadline } = await fixture();
     const poster = wallets.poster.account;
     await wait(publicClient, usdc.write.mint([poster.address, AMOUNT], { account: poster }));
     await wait(publicClient, usdc.write.approve([escrow.address, AMOUNT], { account: poster }));
     await assert.rejects(
       escrow.write.createSponsoredRun([poster.address, REWARD, deadline, 2, IPFS_URI], { account: poster }),
+      /AccessControlUnauthorizedAccount/,
+    );
+    // RELAYER_ROLE does not include sponsoring (the deployed relayer holds no SPONSOR_ROLE).
+    await wait(
+      publicClient,
+      escrow.write.revokeRole([await escrow.read.SPONSOR_ROLE(), wallets.relayer.account.address], {
+        account: wallets.admin.account,
+      }),
+    );
+    assert.ok(await escrow.read.hasRole([await escrow.read.RELAYER_ROLE(), wallets.relayer.account.address]));
+    await assert.rejects(
+      escrow.write.createSponsoredRun([poster.address, REWARD, deadline, 2, IPFS_URI], {
+        account: wallets.relayer.account,
+      }),
       /AccessControlUnauthorizedAccount/,
     );
   });

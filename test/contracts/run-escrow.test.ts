@@ -12,6 +12,7 @@ import {
   IPFS_URI,
   MIN_STAKE,
   mintAgent,
+  signConsent,
   stakeAgent,
   wait,
 } from "./fixtures.ts";
@@ -135,21 +136,21 @@ describe("RunEscrow", () => {
       assert.equal(await usdc.read.balanceOf([escrow.address]), REWARD + FEE);
     });
 
-    it("lets the relayer create for a poster; rejects strangers, zero reward, past deadline, zero poster", async () => {
+    it("only the poster spends its allowance (not the relayer, not strangers); rejects zero reward, past deadline, zero poster", async () => {
       const fx = await fixture();
       const { escrow, usdc, wallets, poster, deadline } = fx;
       await usdc.write.mint([poster.account.address, 10n * REWARD]);
       await usdc.write.approve([escrow.address, 10n * REWARD], { account: poster.account });
-      await escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], {
-        account: wallets.relayer.account,
-      });
+      for (const caller of [wallets.relayer, wallets.other]) {
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: caller.account }),
+          escrow,
+          "RunEscrowUnauthorized",
+          [getAddress(caller.account.address)],
+        );
+      }
+      await escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: poster.account });
       assert.equal((await escrow.read.getRun([2n])).poster, getAddress(poster.account.address));
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: wallets.other.account }),
-        escrow,
-        "RunEscrowUnauthorized",
-        [getAddress(wallets.other.account.address)],
-      );
       await viem.assertions.revertWithCustomError(
         escrow.write.createRun([poster.account.address, 0n, deadline, 0, ""], { account: poster.account }),
         escrow,
@@ -163,7 +164,9 @@ describe("RunEscrow", () => {
         [3n],
       );
       await viem.assertions.revertWithCustomError(
-        escrow.write.createRun([zeroAddress, REWARD, deadline, 0, ""], { account: wallets.relayer.account }),
+        escrow.write.createRunWithAuthorization([zeroAddress, REWARD, deadline, 0, "", deadline, "0x"], {
+          account: wallets.relayer.account,
+        }),
         escrow,
         "RunEscrowZeroAddress",
       );
@@ -176,7 +179,7 @@ describe("RunEscrow", () => {
       );
     });
 
-    it("createRunWithPermit: relayer submits the poster's permit for reward + fee; survives a front-run permit", async () => {
+    it("createRunWithPermit: the poster applies its permit for reward + fee; survives a front-run permit; nobody else may", async () => {
       const core = await networkHelpers.loadFixture(deployCore);
       const { escrow, usdc, wallets, publicClient } = core;
       const poster = wallets.poster2;
@@ -203,9 +206,20 @@ describe("RunEscrow", () => {
         return [now + 600n, Number(v), r, s] as const;
       };
       let p = await sign(REWARD + FEE);
+      // A permit names the amount, not the run: whoever else submits it is refused (the relayer included).
+      for (const caller of [wallets.relayer, wallets.other]) {
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          escrow.write.createRunWithPermit([poster.account.address, REWARD, now + DAY, 1, IPFS_URI, ...p], {
+            account: caller.account,
+          }),
+          escrow,
+          "RunEscrowUnauthorized",
+          [getAddress(caller.account.address)],
+        );
+      }
       await viem.assertions.emit(
         escrow.write.createRunWithPermit([poster.account.address, REWARD, now + DAY, 1, IPFS_URI, ...p], {
-          account: wallets.relayer.account,
+          account: poster.account,
         }),
         escrow,
         "RunCreated",
@@ -214,16 +228,10 @@ describe("RunEscrow", () => {
       p = await sign(REWARD + FEE);
       await usdc.write.permit([poster.account.address, escrow.address, REWARD + FEE, ...p]); // front-run
       await escrow.write.createRunWithPermit([poster.account.address, REWARD, now + DAY, 1, IPFS_URI, ...p], {
-        account: wallets.relayer.account,
+        account: poster.account,
       });
       assert.equal(await escrow.read.totalOwed(), 2n * (REWARD + FEE));
-      await viem.assertions.revertWithCustomError(
-        escrow.write.createRunWithPermit([poster.account.address, REWARD, now + DAY, 1, IPFS_URI, ...p], {
-          account: wallets.other.account,
-        }),
-        escrow,
-        "RunEscrowUnauthorized",
-      );
+      assert.equal(await usdc.read.balanceOf([poster.account.address]), 10n * REWARD - 2n * (REWARD + FEE));
     });
 
     it("rounds the fee up (reward 19 -> fee 1) and accrues it on completion", async () => {
@@ -277,11 +285,31 @@ describe("RunEscrow", () => {
       assert.equal(run.deliverableHash, h);
     });
 
-    it("the relayer may act for the agent; submit works straight from Claimed", async () => {
+    it("the relayer acts for the agent only with its owner's consent; submit works straight from Claimed", async () => {
       const fx = await fixture();
-      const { escrow, runId, agentId, wallets } = fx;
-      await escrow.write.claim([runId, agentId], { account: wallets.relayer.account });
-      await escrow.write.submit([runId, bytes32("r")], { account: wallets.relayer.account });
+      const { escrow, runId, agentId, agent, wallets } = fx;
+      const as = { account: wallets.relayer.account };
+      const relayer: [`0x${string}`] = [getAddress(wallets.relayer.account.address)];
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.claim([runId, agentId], as),
+        escrow,
+        "RunEscrowUnauthorized",
+        relayer,
+      );
+      await escrow.write.claimBySig([runId, agentId, await signConsent(fx, agent, "claim", runId, { agentId })], as);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.submit([runId, bytes32("r")], as),
+        escrow,
+        "RunEscrowUnauthorized",
+        relayer,
+      );
+      const h = bytes32("r");
+      await viem.assertions.emitWithArgs(
+        escrow.write.submitBySig([runId, h, await signConsent(fx, agent, "submit", runId, { deliverableHash: h })], as),
+        escrow,
+        "RunSubmitted",
+        [runId, agentId, h],
+      );
       assert.equal((await escrow.read.getRun([runId])).state, State.Submitted);
     });
 
@@ -410,7 +438,7 @@ describe("RunEscrow", () => {
       await assertBalanced(fx);
     });
 
-    it("approve / requestRevision / reject are poster-side (or relayer) only", async () => {
+    it("approve / requestRevision / reject are the poster's (the relayer needs its consent)", async () => {
       const fx = await fixture();
       const { escrow, runId, agent, wallets } = fx;
       await toSubmitted(fx);
@@ -423,7 +451,13 @@ describe("RunEscrow", () => {
           );
         }
       }
-      await escrow.write.requestRevision([runId], { account: wallets.relayer.account });
+      await viem.assertions.revertWithCustomError(
+        escrow.write.requestRevision([runId], { account: wallets.relayer.account }),
+        escrow,
+        "RunEscrowUnauthorized",
+      );
+      const consent = await signConsent(fx, fx.poster, "requestRevision", runId);
+      await escrow.write.requestRevisionBySig([runId, consent], { account: wallets.relayer.account });
       assert.equal((await escrow.read.getRun([runId])).state, State.RevisionRequested);
     });
 
@@ -472,7 +506,7 @@ describe("RunEscrow", () => {
   });
 
   describe("disputes", () => {
-    it("poster, agent owner or relayer may dispute a Submitted or RevisionRequested run; nobody else", async () => {
+    it("poster or agent owner (or the relayer with either's consent) may dispute a Submitted or RevisionRequested run", async () => {
       const fx = await fixture();
       const { escrow, runId, agentId, agent, poster, wallets } = fx;
       await viem.assertions.revertWithCustomErrorWithArgs(
@@ -495,16 +529,31 @@ describe("RunEscrow", () => {
       );
       assert.equal((await escrow.read.getRun([runId])).state, State.Disputed);
 
-      // From RevisionRequested, via the relayer.
+      // From RevisionRequested, via the relayer with the agent owner's consent (`by` is the signer).
       const run2 = await createFundedRun(fx, poster.account.address, REWARD, { maxRevisions: 1 });
       await escrow.write.claim([run2, agentId], { account: agent.account });
       await escrow.write.submit([run2, bytes32("a")], { account: agent.account });
       await escrow.write.requestRevision([run2], { account: poster.account });
-      await viem.assertions.emitWithArgs(
+      await viem.assertions.revertWithCustomError(
         escrow.write.dispute([run2], { account: wallets.relayer.account }),
         escrow,
+        "RunEscrowUnauthorized",
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.disputeBySig([run2, await signConsent(fx, wallets.other, "dispute", run2)], {
+          account: wallets.relayer.account,
+        }),
+        escrow,
+        "RunEscrowWrongSigner",
+        [getAddress(wallets.other.account.address)],
+      );
+      await viem.assertions.emitWithArgs(
+        escrow.write.disputeBySig([run2, await signConsent(fx, agent, "dispute", run2)], {
+          account: wallets.relayer.account,
+        }),
+        escrow,
         "RunDisputed",
-        [run2, agentId, wallets.relayer.account.address],
+        [run2, agentId, getAddress(agent.account.address)],
       );
       // And by the poster.
       const run3 = await createFundedRun(fx, poster.account.address, REWARD);
@@ -624,7 +673,7 @@ describe("RunEscrow", () => {
       const run2 = await createFundedRun(fx, poster.account.address, REWARD);
       await escrow.write.claim([run2, agentId], { account: agent.account });
       await viem.assertions.revertWithCustomError(
-        escrow.write.cancel([run2], { account: wallets.relayer.account }),
+        escrow.write.cancel([run2], { account: poster.account }),
         escrow,
         "RunEscrowInvalidState",
       );

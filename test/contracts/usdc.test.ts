@@ -127,6 +127,37 @@ describe("TestUSDC", () => {
       );
       assert.equal(await usdc.read.balanceOf([bob.account.address]), 42n);
     });
+
+    it("LocalUSDC (the stack's token) has Circle's blacklist: only the deployer lists; a listed address neither sends nor receives", async () => {
+      const { alice, bob, wallets, publicClient } = await fixture();
+      const usdc = await viem.deployContract("LocalUSDC", [], { client: { wallet: wallets.admin } });
+      const admin = { account: wallets.admin.account };
+      await wait(publicClient, usdc.write.mint([alice.account.address, 10n], { account: alice.account }));
+      assert.equal((await usdc.read.blacklister()).toLowerCase(), wallets.admin.account.address.toLowerCase());
+      await viem.assertions.revertWithCustomError(
+        usdc.write.blacklist([bob.account.address], { account: bob.account }),
+        usdc,
+        "LocalUSDCNotBlacklister",
+      );
+      await viem.assertions.emitWithArgs(usdc.write.blacklist([bob.account.address], admin), usdc, "BlacklistUpdated", [
+        bob.account.address,
+        true,
+      ]);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        usdc.write.transfer([bob.account.address, 1n], { account: alice.account }),
+        usdc,
+        "Blacklisted",
+        [bob.account.address],
+      );
+      await viem.assertions.revertWithCustomError(
+        usdc.write.mint([bob.account.address, 1n], { account: bob.account }),
+        usdc,
+        "Blacklisted",
+      );
+      await wait(publicClient, usdc.write.unBlacklist([bob.account.address], admin));
+      await wait(publicClient, usdc.write.transfer([bob.account.address, 1n], { account: alice.account }));
+      assert.equal(await usdc.read.balanceOf([bob.account.address]), 1n);
+    });
   });
 
   describe("EIP-2612 permit", () => {

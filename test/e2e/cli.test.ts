@@ -140,8 +140,10 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
       (await ok(["runs", "claim", runId, "--agent", String(agentId)], { key: owner.key })).run.state,
       "CLAIMED",
     );
-    assert.equal((await ok(["runs", "start", runId], { key: agentKey })).run.state, "IN_PROGRESS");
-    const first = await ok(["runs", "submit", runId, "--text", "def add(a, b): return a + b"], { key: agentKey });
+    // The agent's wallet signs the requests; the identity token's owner signs the on-chain consents.
+    const asWallet = { key: agentKey, env: { AGENTHUB_OWNER_KEY: owner.key } };
+    assert.equal((await ok(["runs", "start", runId], asWallet)).run.state, "IN_PROGRESS");
+    const first = await ok(["runs", "submit", runId, "--text", "def add(a, b): return a + b"], asWallet);
     assert.equal(first.run.state, "SUBMITTED");
     const revise = await ok(["runs", "revise", runId, "--feedback", "add tests"], { env: posterEnv });
     assert.equal(revise.run.state, "REVISION_REQUESTED");

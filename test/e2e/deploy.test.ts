@@ -20,6 +20,8 @@ const deploymentDir = join(repoRoot, "ignition", "deployments", deploymentId);
 let node: Awaited<ReturnType<typeof startHardhatNode>>;
 let viaCli: Deployments;
 
+const CLI_TIMEOUT_MS = 150_000;
+
 /** Runs the Hardhat CLI to completion; resolves with its output, rejects with it on a non-zero exit. */
 function hardhat(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -32,9 +34,16 @@ function hardhat(args: string[], env: Record<string, string>): Promise<string> {
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`hardhat ${args[0]} exited ${code}\n${output}`)),
-    );
+    // A hung CLI fails with what it printed (its debug log included) instead of the runner's bare file timeout.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`hardhat ${args[0]} did not finish in ${CLI_TIMEOUT_MS} ms\n${output.slice(-20_000)}`));
+    }, CLI_TIMEOUT_MS);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`hardhat ${args[0]} exited ${code}\n${output.slice(-20_000)}`));
+    });
   });
 }
 
@@ -51,6 +60,11 @@ before(async () => {
       LOCAL_PARAMETERS_FILE,
       "--deployment-id",
       deploymentId,
+      // Ignition's CLI builds with the "production" profile by default: isolated jobs, every contract compiled
+      // again by solcjs (minutes on a busy 2-core machine, which hit the file timeout in CI). The stack deploys
+      // the default profile's artifacts; so does this, reusing them.
+      "--build-profile",
+      "default",
     ],
     // The localhost network reads RPC_URL; chain 84532 is not Hardhat's default, so Ignition asks to confirm.
     { RPC_URL: node.rpcUrl, HARDHAT_IGNITION_CONFIRM_DEPLOYMENT: "true" },

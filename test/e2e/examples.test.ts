@@ -60,7 +60,12 @@ describe("examples", () => {
       escrow: await usdcBalance(escrowAddress),
     };
     const [worker, boss] = await Promise.all([
-      example("agent.ts", { AGENT_ID: String(agent.agentId), AGENT_PRIVATE_KEY: agent.agentKey, MATCH: marker }),
+      example("agent.ts", {
+        AGENT_ID: String(agent.agentId),
+        AGENT_PRIVATE_KEY: agent.agentKey,
+        OWNER_PRIVATE_KEY: agent.owner.key,
+        MATCH: marker,
+      }),
       example("poster.ts", { POSTER_PRIVATE_KEY: poster.key, TITLE: `Summarize (${marker})`, REWARD: "5000000" }),
     ]);
     assert.equal(boss.code, 0, boss.stderr);

@@ -305,12 +305,27 @@ describe("governance: proposals and votes", () => {
     assert.equal(p.forVotes, "0");
     assert.equal(p.eta, null);
     assert.equal(p.txHash, hash);
-    assert.equal(p.endBlock - p.startBlock, 7 * DAY, "clock values are timestamps");
+    // The spec's startBlock/endBlock are the Governor's snapshot/deadline timepoints: unix seconds on this clock.
+    assert.equal(p.startBlock, undefined);
+    assert.equal(p.clockMode, "mode=timestamp");
+    assert.equal(p.deadline - p.snapshot, 7 * DAY, "clock values are timestamps");
     const created = (
       await publicClient.getBlock({ blockNumber: (await publicClient.getTransactionReceipt({ hash })).blockNumber })
     ).timestamp;
-    assert.equal(p.startBlock, Number(created) + DAY);
-    assert.equal(p.voteStart, new Date(p.startBlock * 1000).toISOString());
+    assert.equal(p.snapshot, Number(created) + DAY);
+    for (const [fn, value] of [
+      ["proposalSnapshot", p.snapshot],
+      ["proposalDeadline", p.deadline],
+    ] as const) {
+      const onchain = await publicClient.readContract({
+        address: governor,
+        abi: AgentHubGovernorAbi,
+        functionName: fn,
+        args: [BigInt(id)],
+      });
+      assert.equal(Number(onchain), value, fn);
+    }
+    assert.equal(p.voteStart, new Date(p.snapshot * 1000).toISOString());
     assert.deepEqual(p.targets, body.targets);
     assert.deepEqual(p.values, ["0"]);
 
@@ -489,11 +504,64 @@ describe("governance: proposals and votes", () => {
     );
   });
 
+  it("the proposer cancels a pending proposal through the API; nobody else, and not once voting opened", async () => {
+    const body = spend(newWallet().address, 5n, "To be canceled");
+    const { id } = await propose(proposer, proposerAuth, body);
+    const cancelPath = `${BASE}/proposals/${id}/cancel`;
+    fails(await api("POST", cancelPath, { body: {} }), 401, "ACCESS_TOKEN_REQUIRED");
+    fails(await api("POST", cancelPath, { headers: whaleAuth, body: {} }), 403, "NOT_PROPOSER");
+    fails(
+      await api("POST", `${BASE}/proposals/123/cancel`, { headers: proposerAuth, body: {} }),
+      404,
+      "PROPOSAL_NOT_FOUND",
+    );
+    const prepared = ok(await api("POST", cancelPath, { headers: proposerAuth, body: {} }));
+    assert.equal(prepared.status, "pending");
+    assert.equal(prepared.transaction.to, governor);
+    // A transaction that canceled nothing is not accepted as the cancel.
+    const { wallet, account } = walletFromKey(proposer.key);
+    const unrelated = await wallet.sendTransaction({ account, chain, to: proposer.address, value: 0n });
+    await mined(unrelated);
+    fails(
+      await api("POST", cancelPath, { headers: proposerAuth, body: { txHash: unrelated } }),
+      400,
+      "PROPOSAL_MISMATCH",
+    );
+    const hash = await wallet.sendTransaction({
+      account,
+      chain,
+      to: prepared.transaction.to,
+      data: prepared.transaction.data,
+    });
+    await mined(hash);
+    const canceled = ok(await api("POST", cancelPath, { headers: proposerAuth, body: { txHash: hash } }));
+    assert.equal(canceled.proposal.status, "canceled");
+    assert.equal(canceled.txHash, hash);
+    assert.equal(ok(await getProposal(id)).status, "canceled");
+    assert.ok(ok(await api("GET", `${BASE}/proposals?status=canceled`)).proposals.some((x: any) => x.id === id));
+    fails(await api("POST", cancelPath, { headers: proposerAuth, body: {} }), 409, "PROPOSAL_NOT_PENDING");
+    fails(await vote(whale.key, whaleAuth, id, 1), 409, "PROPOSAL_NOT_ACTIVE");
+
+    // Once voting opened, the proposer can no longer cancel.
+    const later = spend(newWallet().address, 6n, "Too late to cancel");
+    const { id: activeId } = await propose(proposer, proposerAuth, later);
+    await increaseTime(DAY + 1);
+    fails(
+      await api("POST", `${BASE}/proposals/${activeId}/cancel`, { headers: proposerAuth, body: {} }),
+      409,
+      "PROPOSAL_NOT_PENDING",
+    );
+  });
+
   it("validates inputs: status filter, ids, proposal arrays", async () => {
     fails(await api("GET", `${BASE}/proposals?status=open`), 400, "VALIDATION_ERROR");
     fails(await api("GET", `${BASE}/proposals?status=ACTIVE`), 400, "VALIDATION_ERROR");
     fails(await api("GET", `${BASE}/proposals?limit=0`), 400, "VALIDATION_ERROR");
-    for (const status of ["pending", "canceled", "expired"]) ok(await api("GET", `${BASE}/proposals?status=${status}`));
+    for (const status of ["pending", "canceled"]) ok(await api("GET", `${BASE}/proposals?status=${status}`));
+    // No proposal ever expires under OpenZeppelin 5's timelock: the filter is refused with the reason.
+    const expired = await api("GET", `${BASE}/proposals?status=expired`);
+    fails(expired, 400, "UNSUPPORTED_STATUS_FILTER");
+    assert.match(expired.body.error.message, /grace period/);
     fails(await getProposal("123"), 404, "PROPOSAL_NOT_FOUND");
     fails(await getProposal("abc"), 400, "VALIDATION_ERROR");
     fails(await getProposal("9".repeat(79)), 400, "VALIDATION_ERROR");
@@ -536,6 +604,7 @@ describe("governance and insurance: OpenAPI", () => {
       `${BASE}/proposals`,
       `${BASE}/proposals/{proposalId}`,
       `${BASE}/proposals/{proposalId}/vote`,
+      `${BASE}/proposals/{proposalId}/cancel`,
       `${BASE}/voting-power/{address}`,
       `${BASE}/treasury`,
     ]) {

@@ -32,6 +32,35 @@ describe("two API processes, one database", () => {
     assert.deepEqual(statuses, [201, 201, 201, 429]);
   });
 
+  it("share the public limit of 100 a minute (counted by leases): never more than 100 admitted", async () => {
+    const ip = freshIp();
+    const get = (base: string) => fetch(`${base}/api/agents?limit=1`, { headers: { "x-forwarded-for": ip } });
+    const windowOf = () => Math.floor(Date.now() / 60_000);
+    // Start early in a minute so all 140 requests fall in one window.
+    if (Date.now() % 60_000 > 40_000) await new Promise((r) => setTimeout(r, 60_100 - (Date.now() % 60_000)));
+    const window = windowOf();
+    const statuses: number[] = [];
+    // 140 reads, 10 at a time, spread over both processes.
+    for (let round = 0; round < 14; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => get(i % 2 ? second.url : stack.apiUrl).then((r) => r.status)),
+      );
+      statuses.push(...batch);
+    }
+    assert.equal(windowOf(), window, "all requests in one window");
+    const admitted = statuses.filter((s) => s === 200).length;
+    assert.equal(admitted + statuses.filter((s) => s === 429).length, 140);
+    assert.ok(admitted <= 100, `${admitted} admitted`);
+    // Unused slices are lost when the window fills, at most an eighth of what was left per process.
+    assert.ok(admitted >= 90, `${admitted} admitted`);
+    const { rows } = await db.query(
+      "select granted, max from api.rate_limit_lease where key = $1 and window_start = to_timestamp($2)",
+      [`public:${ip}:60`, window * 60],
+    );
+    assert.equal(rows[0].max, 100);
+    assert.ok(rows[0].granted >= admitted, "every admitted request was granted by Postgres first");
+  });
+
   it("release a claimed key to one claimant across processes", async () => {
     const reg = await registerAgent();
     const bodies = await Promise.all(

@@ -57,7 +57,7 @@ describe("operations: metrics", () => {
 
   it("API and relayer counters move after a registration", async () => {
     const route = { method: "POST", route: "/api/agents/register", status: "201" };
-    const mint = { function: "AgentIdentity.mint", outcome: "success" };
+    const mint = { function: "AgentIdentity.mintBatch", outcome: "success" };
     const apiBefore = await scrape(stack.apiUrl, stack.secrets.metricsToken);
     const relayerBefore = await scrape(stack.relayerUrl, stack.secrets.metricsToken);
 

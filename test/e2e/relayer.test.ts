@@ -49,13 +49,13 @@ describe("relayer: stuck transactions", () => {
     await rpc("evm_setAutomine", [false]);
     let calls: Promise<unknown>[] = [];
     try {
-      // 1. A registration: its mint goes to the node's pool and waits there (nothing is mined for now).
+      // 1. A registration: its mint (a batch of one) goes to the node's pool and waits there (nothing is mined for now).
       const registration = registerAgent({ name: "Stuck Mint" });
       calls.push(registration);
       const first = await waitUntil("the registration's mint in the pool", async () => {
         const r = await db.query<{ nonce: string; hash: string; max_fee: string }>(
           `select t.nonce::text, a.hash, a.max_fee_per_gas::text as max_fee from relayer.tx t
-           join relayer.tx_attempt a on a.tx_id = t.id where t.id > $1 and t.function_name = 'mint'`,
+           join relayer.tx_attempt a on a.tx_id = t.id where t.id > $1 and t.function_name = 'mintBatch'`,
           [since],
         );
         return r.rows[0];
@@ -95,7 +95,7 @@ describe("relayer: stuck transactions", () => {
         )
       ).rows;
       const stuck = rows.find((r) => r.nonce === first.nonce)!;
-      assert.equal(stuck.function_name, "mint");
+      assert.equal(stuck.function_name, "mintBatch");
       assert.equal(stuck.status, "SUCCESS");
       assert.ok(stuck.replacements >= 1, "the stuck transaction was not replaced");
       assert.notEqual(stuck.tx_hash, first.hash, "the original (underpriced) version was mined");

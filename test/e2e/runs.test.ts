@@ -14,10 +14,12 @@ import {
   escrowLedger,
   escrowRun,
   feesAccrued,
-  fundWithPermit,
+  fundWithAuthorization,
   newPoster,
   openRun,
   type RunBody,
+  signConsent,
+  signFundingAuthorization,
   step,
   usdcBalance,
 } from "../support/runs.ts";
@@ -101,7 +103,7 @@ describe("runs: the full lifecycle", () => {
     const id: number = draft.bountyId;
 
     // Fund with a permit: the poster has no ETH; reward + fee move into the escrow.
-    const funded = ok(await fundWithPermit(poster.key, draft)).run;
+    const funded = ok(await fundWithAuthorization(poster.key, draft)).run;
     assert.equal(funded.state, "OPEN");
     assert.equal(funded.bountyId, id, "bountyId is stable across funding");
     assert.equal(funded.ipfsHash, draft.ipfsHash);
@@ -115,7 +117,10 @@ describe("runs: the full lifecycle", () => {
     assert.equal(await publicClient.getBalance({ address: poster.address }), 0n, "the poster never needed ETH");
 
     // Claim (signed by the agent's wallet), start and submit (signed by the identity owner).
-    const claimed = ok(await claim(agent.agentKey, agent.walletAddress, id, agent.agentId));
+    // The agent's wallet signs the request; the token's owner signs the on-chain consent the escrow checks.
+    const claimed = ok(
+      await claim(agent.agentKey, agent.walletAddress, id, agent.agentId, { consentKey: agent.owner.key }),
+    );
     assert.equal(claimed.success, true);
     assert.equal(claimed.run.state, "CLAIMED");
     assert.equal(claimed.run.claimedBy, agent.agentId);
@@ -141,7 +146,18 @@ describe("runs: the full lifecycle", () => {
     assert.equal(revised.state, "REVISION_REQUESTED");
     assert.equal(revised.revisions, 1);
     const secondHash = keccak256(toHex("fixed adder"));
-    const resubmitted = ok(await step(agent.agentKey, id, "submit", "submit-run", { deliverableHash: secondHash })).run;
+    const resubmitted = ok(
+      await step(
+        agent.agentKey,
+        id,
+        "submit",
+        "submit-run",
+        { deliverableHash: secondHash },
+        {
+          consentKey: agent.owner.key,
+        },
+      ),
+    ).run;
     assert.equal(resubmitted.state, "SUBMITTED");
     assert.equal(resubmitted.deliverableHash, secondHash);
     assert.equal(resubmitted.deliverableUri, null);
@@ -301,26 +317,34 @@ describe("runs: the full lifecycle", () => {
     const history = ok(await api("GET", `/api/runs/${draft.bountyId}/events`));
     assert.equal(history.events[1].sender.toLowerCase(), poster.address.toLowerCase(), "sent by the poster itself");
 
-    // A permit that does not authorise the escrow is refused before anything is held (malformed ones too).
-    const permitDeadline = Number((await chainTime()) + 3600n);
-    const badPermit = `0x${"11".repeat(64)}1b`;
+    // An authorization for other terms, another amount, expired or malformed is refused before anything is held.
+    const otherRun = await getRun(other.bountyId);
+    for (const [authorization, code] of [
+      [await signFundingAuthorization(poster.key, otherRun, { terms: { maxRevisions: 0 } }), "INVALID_AUTHORIZATION"],
+      [await signFundingAuthorization(poster.key, otherRun, { terms: { reward: 1n } }), "INVALID_AUTHORIZATION"],
+      [await signFundingAuthorization(poster.key, otherRun, { value: 1n }), "INVALID_AUTHORIZATION"],
+      [
+        await signFundingAuthorization(poster.key, otherRun, { validBefore: (await chainTime()) - 1n }),
+        "INVALID_AUTHORIZATION",
+      ],
+      [
+        { validBefore: Number((await chainTime()) + 3600n), signature: `0x${"11".repeat(65)}` },
+        "INVALID_AUTHORIZATION",
+      ],
+    ] as const) {
+      fails(await step(poster.key, other.bountyId, "fund", "fund-run", { authorization }), 400, code);
+    }
+    // The retired permit funding is not accepted any more.
     fails(
       await step(poster.key, other.bountyId, "fund", "fund-run", {
-        permit: { deadline: permitDeadline, signature: badPermit },
+        permit: { deadline: Number((await chainTime()) + 3600n), signature: `0x${"11".repeat(65)}` },
       }),
       400,
-      "INVALID_PERMIT",
-    );
-    fails(
-      await step(poster.key, other.bountyId, "fund", "fund-run", {
-        permit: { deadline: permitDeadline, signature: `0x${"11".repeat(65)}` },
-      }),
-      400,
-      "INVALID_PERMIT",
+      "VALIDATION_ERROR",
     );
     assert.equal((await getRun(other.bountyId)).state, "DRAFT");
-    // ... and a good permit still funds it afterwards.
-    assert.equal(ok(await fundWithPermit(poster.key, other)).run.state, "OPEN");
+    // ... and a good authorization still funds it afterwards.
+    assert.equal(ok(await fundWithAuthorization(poster.key, other)).run.state, "OPEN");
 
     // Clean up: the poster cancels both and is refunded.
     ok(await step(poster.key, draft.bountyId, "cancel", "cancel-run"));
@@ -524,7 +548,7 @@ describe("runs: claiming", () => {
     // Funding a draft whose deadline passed is refused too; the open run is cancelled for a refund.
     const draft = ok(await createDraft(poster.key, poster.address, { deadlineIn: 600 }), 201).run;
     await increaseTime(601);
-    fails(await fundWithPermit(poster.key, draft), 400, "DEADLINE_PASSED");
+    fails(await fundWithAuthorization(poster.key, draft), 400, "DEADLINE_PASSED");
     ok(await step(poster.key, id, "cancel", "cancel-run"));
   });
 
@@ -619,10 +643,12 @@ describe("runs: wrong actor, wrong state, bad signatures change nothing", () => 
     );
     fails(await claim(agent.owner.key, intruder.owner.address, other.bountyId, agent.agentId), 403, "WALLET_MISMATCH");
     // Signature problems: action bound to another run, another action, expired, reused.
+    // (Each carries a valid on-chain consent: the request's own signature is what is refused.)
+    const consent = await signConsent(agent.owner.key, id, "start");
     const forOther = await signedAction(agent.owner.key, "start-run", "run", other.bountyId);
-    fails(await api("POST", `/api/runs/${id}/start`, { body: forOther }), 401, "INVALID_SIGNATURE");
+    fails(await api("POST", `/api/runs/${id}/start`, { body: { ...forOther, consent } }), 401, "INVALID_SIGNATURE");
     const wrongAction = await signedAction(agent.owner.key, "submit-run", "run", id);
-    fails(await api("POST", `/api/runs/${id}/start`, { body: wrongAction }), 401, "INVALID_SIGNATURE");
+    fails(await api("POST", `/api/runs/${id}/start`, { body: { ...wrongAction, consent } }), 401, "INVALID_SIGNATURE");
     const nonce = (await api("GET", "/api/auth/nonce")).body.nonce;
     const expiredMessage = buildActionMessage({
       address: agent.owner.address,
@@ -637,6 +663,7 @@ describe("runs: wrong actor, wrong state, bad signatures change nothing", () => 
     const expired = {
       message: expiredMessage,
       signature: await agent.owner.account.signMessage({ message: expiredMessage }),
+      consent,
     };
     fails(await api("POST", `/api/runs/${id}/start`, { body: expired }), 401, "INVALID_SIGNATURE");
     const tampered = await signedAction(agent.owner.key, "start-run", "run", id);
@@ -645,6 +672,7 @@ describe("runs: wrong actor, wrong state, bad signatures change nothing", () => 
         body: {
           message: tampered.message,
           signature: await intruder.owner.account.signMessage({ message: tampered.message }),
+          consent,
         },
       }),
       401,
@@ -660,7 +688,7 @@ describe("runs: wrong actor, wrong state, bad signatures change nothing", () => 
     assert.deepEqual(await snapshot(), before, "nothing changed");
 
     // The same signed message works once, then is refused as reused.
-    const once = await signedAction(agent.owner.key, "start-run", "run", id);
+    const once = { ...(await signedAction(agent.owner.key, "start-run", "run", id)), consent };
     ok(await api("POST", `/api/runs/${id}/start`, { body: once }));
     fails(await api("POST", `/api/runs/${id}/start`, { body: once }), 401, "INVALID_SIGNATURE");
     assert.equal((await getRun(id)).state, "IN_PROGRESS");
@@ -694,8 +722,8 @@ describe("runs: wrong actor, wrong state, bad signatures change nothing", () => 
       "DEADLINE_PASSED",
     );
     // Funding: only the poster; a second funding is refused.
-    fails(await fundWithPermit(intruder.owner.key, other), 403, "NOT_RUN_POSTER");
-    fails(await fundWithPermit(poster.key, other), 409, "RUN_ALREADY_FUNDED");
+    fails(await fundWithAuthorization(intruder.owner.key, other), 403, "NOT_RUN_POSTER");
+    fails(await fundWithAuthorization(poster.key, other), 409, "RUN_ALREADY_FUNDED");
 
     // Settle both runs.
     ok(await step(agent.owner.key, id, "submit", "submit-run", { deliverable: "x" }));
@@ -712,7 +740,7 @@ describe("runs: wrong actor, wrong state, bad signatures change nothing", () => 
     ok(await step(agent.owner.key, run.bountyId, "cancel", "cancel-run"));
     const broke = await newPoster(0n);
     const draft = ok(await createDraft(broke.key, broke.address), 201).run;
-    fails(await fundWithPermit(broke.key, draft), 400, "INSUFFICIENT_BALANCE");
+    fails(await fundWithAuthorization(broke.key, draft), 400, "INSUFFICIENT_BALANCE");
     assert.equal((await getRun(draft.bountyId)).state, "DRAFT");
   });
 });

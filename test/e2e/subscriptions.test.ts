@@ -1,12 +1,25 @@
-// Subscriptions on the real stack: real USDC transfers to the subscription account, SIWE-signed writes, the
-// pg-boss scheduler creating runs on chain (RunEscrow.createSponsoredRun) as chain time advances.
+// Subscriptions on the real stack: prepaid balances escrowed per subscriber in the SubscriptionVault (opened by the
+// relayer from the subscriber's EIP-712 consent + USDC permit), SIWE-signed writes, the pg-boss scheduler having the
+// vault create runs on chain as chain time advances; balances checked to the base unit on chain.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { TestUSDCAbi } from "@agenthub/common/generated/abis";
-import type { Address, Hex } from "viem";
+import { SubscriptionVaultAbi } from "@agenthub/common/generated/abis";
+import { privateKeyToAccount } from "viem/accounts";
+import { devAccounts } from "../../scripts/lib/chain.ts";
 import { faucet, signedAction } from "../support/agents.ts";
-import { escrowRun, usdcBalance } from "../support/runs.ts";
-import { api, db, deployments, increaseTime, newWallet, waitUntil } from "../support/stack.ts";
+import { escrowRun, signConsent, usdcBalance } from "../support/runs.ts";
+import {
+  api,
+  db,
+  dbNow,
+  deployments,
+  increaseTime,
+  jobRanSince,
+  newWallet,
+  publicClient,
+  waitUntil,
+} from "../support/stack.ts";
+import { createSubscription, subscriptionBody, topupSubscription } from "../support/subscriptions.ts";
 
 after(() => db.end());
 
@@ -22,40 +35,19 @@ async function poster(usdc = 100_000_000n): Promise<Wallet> {
   return w;
 }
 
-let account: Address | undefined;
-async function paymentAddress(): Promise<Address> {
-  if (!account) {
-    const res = await api(
-      "GET",
-      `/api/subscriptions/parse-cadence?instructions=${encodeURIComponent("daily for 2 days x")}&rewardPerRun=10000`,
-    );
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    account = res.body.paymentAddress as Address;
-  }
-  return account;
-}
+const vault = deployments.contracts.SubscriptionVault.address;
+const relayer = privateKeyToAccount(devAccounts.relayer).address;
 
-async function transfer(from: Wallet, amount: bigint, to?: Address): Promise<Hex> {
-  const hash = await from.wallet.writeContract({
-    address: deployments.usdc.address,
-    abi: TestUSDCAbi,
-    functionName: "transfer",
-    args: [to ?? (await paymentAddress()), amount],
-    chain: from.wallet.chain,
-  });
-  const { publicClient } = await import("../support/stack.ts");
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  assert.equal(receipt.status, "success");
-  return hash;
-}
+const create = (p: Wallet, instructions: string, paid: bigint, reward = REWARD) =>
+  createSubscription(p.key, instructions, paid, reward);
 
-async function create(p: Wallet, instructions: string, paid: bigint, reward = REWARD) {
-  const txHash = await transfer(p, paid);
-  const signed = await signedAction(p.key, "subscription-create", "subscription", "new");
-  return api("POST", "/api/subscriptions", {
-    body: { instructions, rewardPerRun: reward.toString(), posterAddress: p.address, txHash, ...signed },
+const vaultBalanceOf = async (vaultId: number) =>
+  publicClient.readContract({
+    address: vault,
+    abi: SubscriptionVaultAbi,
+    functionName: "balanceOf",
+    args: [BigInt(vaultId)],
   });
-}
 
 async function act(p: Wallet, id: number, action: "pause" | "resume" | "cancel", signer: Wallet = p) {
   const signed = await signedAction(signer.key, `subscription-${action}`, "subscription", id);
@@ -64,18 +56,16 @@ async function act(p: Wallet, id: number, action: "pause" | "resume" | "cancel",
     : api("POST", `/api/subscriptions/${id}/${action}`, { body: signed });
 }
 
-async function topup(p: Wallet, id: number, amount: bigint, txHash?: Hex) {
-  const hash = txHash ?? (await transfer(p, amount));
-  const signed = await signedAction(p.key, "subscription-topup", "subscription", id);
-  return api("POST", `/api/subscriptions/${id}/topup`, {
-    body: { amount: amount.toString(), txHash: hash, ...signed },
-  });
-}
+const topup = (p: Wallet, id: number, amount: bigint) => topupSubscription(p.key, id, amount);
 
+/** The subscription (GET /:id answers its own shape) and its runs (GET /:id/runs). */
 const detail = async (id: number) => {
   const res = await api("GET", `/api/subscriptions/${id}`);
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body as { subscription: Record<string, any>; runs: Record<string, any>[] };
+  const runs = await api("GET", `/api/subscriptions/${id}/runs`);
+  assert.equal(runs.status, 200, JSON.stringify(runs.body));
+  assert.equal(runs.body.total, runs.body.runs.length);
+  return { subscription: res.body as Record<string, any>, runs: runs.body.runs as Record<string, any>[] };
 };
 
 /** Waits until the scheduler has created `n` runs of subscription `id` on chain. */
@@ -85,8 +75,8 @@ const runsCreated = (id: number, n: number) =>
     return d.runs.length >= n && d.runs.every((r) => r.status === "CREATED") ? d : undefined;
   });
 
-/** A few scheduler ticks (SUBSCRIPTION_INTERVAL_SECONDS=1 in the e2e stack). */
-const ticks = () => new Promise((r) => setTimeout(r, 3_500));
+/** One whole scheduler pass that started after this point (what "nothing more happens" is measured against). */
+const ticks = async () => jobRanSince("subscription-runs", await dbNow());
 
 const errorOf = (res: { status: number; body: any }, status: number, code: string) => {
   assert.equal(res.status, status, JSON.stringify(res.body));
@@ -114,9 +104,66 @@ describe("subscriptions: preview", () => {
       totalRuns: 12,
       total: "25200000",
     });
-    assert.match(res.body.paymentAddress, /^0x[0-9a-fA-F]{40}$/);
+    assert.equal(res.body.vault, vault);
+    assert.deepEqual(res.body.terms, {
+      rewardPerRun: "2000000",
+      interval: 6 * 3600,
+      startsAt: Date.parse(res.body.detected.startsAt) / 1000,
+      totalRuns: 12,
+      runDuration: DAY,
+      maxRevisions: 2,
+    });
     assert.equal(res.body.limits.maxRuns, 366);
+    assert.deepEqual(
+      res.body.detected.nextRuns.map((t: string) => Date.parse(t) - Date.parse(res.body.detected.startsAt)),
+      [0, 6, 12, 18, 24].map((h) => h * 3600 * 1000),
+      "the next runs, one interval apart",
+    );
+    assert.equal(res.body.detected.anchor, null);
     assert.equal((await db.query("select count(*)::int n from api.subscription")).rows[0].n, before);
+  });
+
+  it("parses open-ended cadences and says when the next runs fall", async () => {
+    const preview = async (instructions: string) => {
+      const res = await api(
+        "GET",
+        `/api/subscriptions/parse-cadence?${new URLSearchParams({ instructions, rewardPerRun: "1000000" })}`,
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body;
+    };
+    const chainNow = Number((await (await import("../support/stack.ts")).publicClient.getBlock()).timestamp) * 1000;
+    const monday = await preview("Send the status report every Monday at 9:00 UTC");
+    assert.equal(monday.detected.cadence, "every monday at 09:00 UTC");
+    assert.equal(monday.detected.totalRuns, null);
+    assert.equal(monday.detected.endsAt, null);
+    assert.deepEqual(monday.detected.anchor, { weekday: "monday", timeOfDay: "09:00 UTC" });
+    assert.equal(monday.costs.total, null);
+    assert.equal(monday.costs.totalPerRun, "1050000");
+    assert.equal(monday.detected.nextRuns.length, 5);
+    for (const [i, t] of monday.detected.nextRuns.entries()) {
+      const d = new Date(t);
+      assert.equal(d.getUTCDay(), 1, `${t} is a Monday`);
+      assert.equal(d.getUTCHours(), 9);
+      assert.equal(d.getUTCMinutes(), 0);
+      if (i === 0) {
+        assert.ok(d.getTime() >= chainNow - 2000 && d.getTime() - chainNow <= 7 * DAY * 1000, "the next Monday");
+      } else {
+        assert.equal(d.getTime() - Date.parse(monday.detected.nextRuns[i - 1]), 7 * DAY * 1000);
+      }
+    }
+    for (const [text, every] of [
+      ["Summarize AI news daily", DAY],
+      ["weekly: write a market report", 7 * DAY],
+      ["Post a digest twice a week", 3.5 * DAY],
+    ] as const) {
+      const res = await preview(text);
+      assert.equal(res.detected.everySeconds, every, text);
+      assert.equal(res.detected.totalRuns, null, text);
+      assert.equal(Date.parse(res.detected.nextRuns[1]) - Date.parse(res.detected.nextRuns[0]), every * 1000, text);
+    }
+    // A bounded schedule lists at most its runs.
+    assert.equal((await preview("do x daily for 2 days")).detected.nextRuns.length, 2);
   });
 
   it("rejects bad cadences, limits, rewards and input with clear codes", async () => {
@@ -125,7 +172,7 @@ describe("subscriptions: preview", () => {
     const invalid = await preview("Summarize AI news");
     errorOf(invalid, 400, "INVALID_CADENCE");
     assert.match(invalid.body.error.message, /daily for 30 days/, "the message carries a hint");
-    errorOf(await preview("Summarize AI news daily"), 400, "INVALID_CADENCE");
+    errorOf(await preview("Summarize AI news every monday at 9:00 PST"), 400, "INVALID_CADENCE");
     errorOf(await preview("do x every 10 minutes for a day"), 400, "SUBSCRIPTION_LIMIT_EXCEEDED");
     errorOf(await preview("do x hourly for 30 days"), 400, "SUBSCRIPTION_LIMIT_EXCEEDED");
     errorOf(await preview("daily for 30 days"), 400, "TASK_REQUIRED");
@@ -138,12 +185,16 @@ describe("subscriptions: preview", () => {
 describe("subscriptions: lifecycle", () => {
   it("creates runs on chain from the prepaid balance as chain time advances, then COMPLETED", async () => {
     const p = await poster();
-    const relayer = await paymentAddress();
     const posterBefore = await usdcBalance(p.address);
+    const relayerBefore = await usdcBalance(relayer);
+    const vaultBefore = await usdcBalance(vault);
     const res = await create(p, "Write a haiku about the weather daily for 3 days", PER_RUN * 3n);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const { subscription: sub, detected, costs } = res.body;
     assert.equal(await usdcBalance(p.address), posterBefore - PER_RUN * 3n, "the poster paid the prepaid total");
+    assert.equal(await usdcBalance(vault), vaultBefore + PER_RUN * 3n, "escrowed in the vault");
+    assert.equal(await usdcBalance(relayer), relayerBefore, "not in the relayer's wallet");
+    assert.equal(await vaultBalanceOf(sub.vaultSubscriptionId), PER_RUN * 3n);
     assert.equal(sub.status, "ACTIVE");
     assert.equal(sub.posterAddress, p.address);
     assert.equal(sub.cadence, "daily for 3 days");
@@ -152,10 +203,12 @@ describe("subscriptions: lifecycle", () => {
     assert.equal(sub.balanceRemaining, (PER_RUN * 3n).toString());
     assert.equal(detected.task, "Write a haiku about the weather");
     assert.equal(costs.total, (PER_RUN * 3n).toString());
-    assert.equal(sub.nextRunAt, detected.startsAt);
+    // The vault starts at max(signed start, the block's time): the same second or a few later.
+    const lag = Date.parse(sub.nextRunAt) - Date.parse(detected.startsAt);
+    assert.ok(lag >= 0 && lag <= 10_000, `first run ${sub.nextRunAt} vs ${detected.startsAt}`);
 
     // First run: due at creation.
-    const relayerBefore = await usdcBalance(relayer);
+    const vaultMid = await usdcBalance(vault);
     const first = await runsCreated(sub.id, 1);
     assert.equal(first.runs.length, 1);
     assert.equal(first.subscription.runsCreated, 1);
@@ -174,12 +227,17 @@ describe("subscriptions: lifecycle", () => {
     const onchain = await escrowRun(run.body.onchainRunId);
     assert.equal(onchain.poster, p.address, "the subscriber is the on-chain poster");
     assert.equal(onchain.reward, REWARD);
-    assert.equal(await usdcBalance(relayer), relayerBefore - PER_RUN, "the subscription account paid the escrow");
+    assert.equal(await usdcBalance(vault), vaultMid - PER_RUN, "the vault paid the escrow reward + fee");
+    assert.equal(await vaultBalanceOf(sub.vaultSubscriptionId), PER_RUN * 2n);
+    assert.equal(await usdcBalance(relayer), relayerBefore, "the relayer paid nothing");
 
     // The poster acts on it through the runs API as usual: cancelling refunds the poster's wallet.
     const posterMid = await usdcBalance(p.address);
     const cancelled = await api("POST", `/api/runs/${first.runs[0]!.bountyId}/cancel`, {
-      body: await signedAction(p.key, "cancel-run", "run", first.runs[0]!.bountyId),
+      body: {
+        ...(await signedAction(p.key, "cancel-run", "run", first.runs[0]!.bountyId)),
+        consent: await signConsent(p.key, first.runs[0]!.bountyId, "cancel"),
+      },
     });
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     assert.equal(cancelled.body.run.state, "CANCELLED");
@@ -220,6 +278,7 @@ describe("subscriptions: lifecycle", () => {
       ledger.rows.map((r) => `${r.kind}:${r.amount}`),
       [`fund:${PER_RUN * 3n}`, `run:${PER_RUN}`, `run:${PER_RUN}`, `run:${PER_RUN}`],
     );
+    assert.equal(await vaultBalanceOf(sub.vaultSubscriptionId), 0n);
   });
 
   it("goes EXHAUSTED when the balance cannot pay the next run, and a top-up resumes it", async () => {
@@ -252,14 +311,20 @@ describe("subscriptions: lifecycle", () => {
     const after3 = await runsCreated(id, 3);
     assert.equal(after3.subscription.balanceRemaining, (PER_RUN + 105n).toString());
     await increaseTime(DAY);
+    const walletBefore = await usdcBalance(p.address);
     const done = await runsCreated(id, 4);
-    assert.equal(done.subscription.status, "COMPLETED");
-    // The leftover of an overpayment is kept by the platform and recorded.
-    assert.equal(done.subscription.balanceRemaining, "0");
-    assert.equal(done.subscription.forfeited, "105");
+    await waitUntil("COMPLETED", async () =>
+      (await detail(id)).subscription.status === "COMPLETED" ? true : undefined,
+    );
+    const final = (await detail(id)).subscription;
+    // The leftover of an overpayment goes back to the subscriber on chain.
+    assert.equal(final.balanceRemaining, "0");
+    assert.equal(final.refunded, "105");
+    assert.equal(await usdcBalance(p.address), walletBefore + 105n);
+    assert.equal(done.runs.length, 4);
   });
 
-  it("pause stops creation, resume restarts it now, cancel forfeits the balance", async () => {
+  it("pause stops creation, resume restarts it now, cancel refunds the balance on chain", async () => {
     const p = await poster();
     const res = await create(p, "Post a market summary daily for 5 days", PER_RUN * 5n);
     assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -285,12 +350,14 @@ describe("subscriptions: lifecycle", () => {
     assert.equal((await detail(id)).runs.length, 2);
     assert.equal(d.subscription.balanceRemaining, (PER_RUN * 3n).toString());
 
+    const walletBefore = await usdcBalance(p.address);
     const cancelled = await act(p, id, "cancel");
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     assert.equal(cancelled.body.subscription.status, "CANCELLED");
-    assert.equal(cancelled.body.forfeited, (PER_RUN * 3n).toString());
+    assert.equal(cancelled.body.refunded, (PER_RUN * 3n).toString());
     assert.equal(cancelled.body.subscription.balanceRemaining, "0");
-    assert.equal(cancelled.body.subscription.forfeited, (PER_RUN * 3n).toString());
+    assert.equal(cancelled.body.subscription.refunded, (PER_RUN * 3n).toString());
+    assert.equal(await usdcBalance(p.address), walletBefore + PER_RUN * 3n, "refunded to the subscriber on chain");
     assert.equal(cancelled.body.subscription.nextRunAt, null);
     await increaseTime(DAY);
     await ticks();
@@ -302,51 +369,82 @@ describe("subscriptions: lifecycle", () => {
 });
 
 describe("subscriptions: payments, signatures and reads", () => {
-  it("checks the USDC payment: amount, recipient, sender, existence, single use", async () => {
-    const p = await poster();
+  it("checks the consent, the permit, the funds and the start; each consent opens once", async () => {
+    const p = await poster(10n * PER_RUN);
     const instructions = "Translate the changelog weekly for 2 weeks";
-    const signedCreate = () => signedAction(p.key, "subscription-create", "subscription", "new");
-    const body = async (txHash: string, posterAddress: string = p.address) => ({
-      instructions,
-      rewardPerRun: REWARD.toString(),
-      posterAddress,
-      txHash,
-      ...(await signedCreate()),
-    });
+    const post = (body: object) => api("POST", "/api/subscriptions", { body });
+    const fresh = (amount = PER_RUN * 2n) => subscriptionBody(p.key, instructions, amount, REWARD);
+    const count = async () =>
+      (await db.query("select count(*)::int n from api.subscription where poster_address = $1", [p.address])).rows[0].n;
+    const walletBefore = await usdcBalance(p.address);
 
     // Less than one run.
-    errorOf(
-      await api("POST", "/api/subscriptions", { body: await body(await transfer(p, PER_RUN - 1n)) }),
-      400,
-      "PAYMENT_MISMATCH",
-    );
-    // Paid to someone else.
-    errorOf(
-      await api("POST", "/api/subscriptions", {
-        body: await body(await transfer(p, PER_RUN * 2n, newWallet().address)),
-      }),
-      400,
-      "PAYMENT_MISMATCH",
-    );
-    // Paid by someone else: the signer is the poster, the transfer is not theirs.
-    const other = await poster();
-    errorOf(
-      await api("POST", "/api/subscriptions", { body: await body(await transfer(other, PER_RUN * 2n)) }),
-      400,
-      "PAYMENT_MISMATCH",
-    );
-    errorOf(await api("POST", "/api/subscriptions", { body: await body(`0x${"ab".repeat(32)}`) }), 400, "TX_NOT_FOUND");
+    errorOf(await post(await fresh(PER_RUN - 1n)), 400, "PAYMENT_MISMATCH");
+    // The consent covers another amount than the body's (the relayer cannot take more than was signed).
+    errorOf(await post({ ...(await fresh()), amount: (PER_RUN * 3n).toString() }), 400, "INVALID_PERMIT");
+    const b = await fresh();
+    const other = await subscriptionBody(p.key, instructions, PER_RUN * 3n, REWARD);
+    errorOf(await post({ ...b, consent: other.consent }), 400, "INVALID_CONSENT");
+    // Terms changed after signing: a bigger reward, another start.
+    errorOf(await post({ ...(await fresh()), rewardPerRun: (REWARD * 2n).toString() }), 400, "INVALID_CONSENT");
+    errorOf(await post({ ...(await fresh()), startsAt: b.startsAt - 3600 }), 400, "INVALID_START");
+    // Signed by someone else.
+    const stranger = await poster();
+    const theirs = await subscriptionBody(stranger.key, instructions, PER_RUN * 2n, REWARD);
+    const mine = await fresh();
+    errorOf(await post({ ...mine, consent: theirs.consent }), 400, "INVALID_CONSENT");
+    errorOf(await post({ ...(await fresh()), permit: theirs.permit }), 400, "INVALID_PERMIT");
+    // More than the wallet holds.
+    errorOf(await post(await fresh(PER_RUN * 11n)), 400, "INSUFFICIENT_FUNDS");
+    assert.equal(await count(), 0);
+    assert.equal(await usdcBalance(p.address), walletBefore, "nothing moved");
 
-    const tx = await transfer(p, PER_RUN * 2n);
-    const created = await api("POST", "/api/subscriptions", { body: await body(tx) });
+    const good = await fresh();
+    const created = await post(good);
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.credited, (PER_RUN * 2n).toString());
-    // The same transfer cannot fund anything again.
-    errorOf(await api("POST", "/api/subscriptions", { body: await body(tx) }), 400, "TX_ALREADY_USED");
-    errorOf(await topup(p, created.body.subscription.id, PER_RUN, tx), 400, "TX_ALREADY_USED");
-    const count = await db.query("select count(*)::int n from api.subscription where poster_address = $1", [p.address]);
-    assert.equal(count.rows[0].n, 1);
-    await act(p, created.body.subscription.id, "cancel");
+    assert.equal(await usdcBalance(p.address), walletBefore - PER_RUN * 2n);
+    // The same consent cannot open a second subscription, even with a new SIWE signature.
+    errorOf(
+      await post({ ...good, ...(await signedAction(p.key, "subscription-create", "subscription", "new")) }),
+      400,
+      "INVALID_CONSENT",
+    );
+    assert.equal(await count(), 1);
+    assert.equal(await usdcBalance(p.address), walletBefore - PER_RUN * 2n);
+    // Cancel: whatever the scheduler did not spend yet (one run, or both if the first was not created) comes back.
+    const cancelled = await act(p, created.body.subscription.id, "cancel");
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    const refunded = BigInt(cancelled.body.refunded);
+    assert.ok(refunded === PER_RUN || refunded === PER_RUN * 2n, `refunded ${refunded}`);
+    assert.equal(await usdcBalance(p.address), walletBefore - PER_RUN * 2n + refunded, "the unspent balance came back");
+  });
+
+  it("reflects what the subscriber does on the vault directly: a cancel mid-period stops the runs", async () => {
+    const p = await poster();
+    const res = await create(p, "Watch the status page every 12 hours", PER_RUN * 4n);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.subscription.totalRuns, null, "open-ended");
+    const id = res.body.subscription.id as number;
+    await runsCreated(id, 1);
+    await increaseTime(6 * 3600);
+    const walletBefore = await usdcBalance(p.address);
+    const hash = await p.wallet.writeContract({
+      address: vault,
+      abi: SubscriptionVaultAbi,
+      functionName: "cancelSubscription",
+      args: [BigInt(res.body.subscription.vaultSubscriptionId)],
+      chain: p.wallet.chain,
+    });
+    assert.equal((await publicClient.waitForTransactionReceipt({ hash })).status, "success");
+    assert.equal(await usdcBalance(p.address), walletBefore + PER_RUN * 3n);
+    const d = await detail(id);
+    assert.equal(d.subscription.status, "CANCELLED");
+    assert.equal(d.subscription.balanceRemaining, "0");
+    await increaseTime(DAY);
+    await ticks();
+    assert.equal((await detail(id)).runs.length, 1, "nothing after the cancel");
+    errorOf(await act(p, id, "resume"), 409, "INVALID_SUBSCRIPTION_STATE");
   });
 
   it("only the poster may act, with a fresh signature for that action and subscription", async () => {
@@ -357,16 +455,10 @@ describe("subscriptions: payments, signatures and reads", () => {
     const stranger = await poster();
 
     // create signed by someone else than posterAddress
-    const tx = await transfer(p, PER_RUN);
+    const body = await subscriptionBody(p.key, "do x daily for 2 days", PER_RUN, REWARD);
     errorOf(
       await api("POST", "/api/subscriptions", {
-        body: {
-          instructions: "do x daily for 2 days",
-          rewardPerRun: REWARD.toString(),
-          posterAddress: p.address,
-          txHash: tx,
-          ...(await signedAction(stranger.key, "subscription-create", "subscription", "new")),
-        },
+        body: { ...body, ...(await signedAction(stranger.key, "subscription-create", "subscription", "new")) },
       }),
       403,
       "NOT_SUBSCRIPTION_POSTER",
@@ -402,6 +494,11 @@ describe("subscriptions: payments, signatures and reads", () => {
 
     errorOf(await act(p, 999_999_999, "pause"), 404, "SUBSCRIPTION_NOT_FOUND");
     errorOf(await api("GET", "/api/subscriptions/999999999"), 404, "SUBSCRIPTION_NOT_FOUND");
+    errorOf(await api("GET", "/api/subscriptions/999999999/runs"), 404, "SUBSCRIPTION_NOT_FOUND");
+    errorOf(await api("GET", `/api/subscriptions/${id}/runs?limit=0`), 400, "VALIDATION_ERROR");
+    const own = await api("GET", `/api/subscriptions/${id}`);
+    assert.equal(own.body.id, id, "the subscription's own shape");
+    assert.equal(own.body.runs, undefined, "runs are on the sub-resource");
     errorOf(await api("GET", "/api/subscriptions/abc"), 400, "VALIDATION_ERROR");
     errorOf(await topup(p, id, 0n), 400, "VALIDATION_ERROR");
     await act(p, id, "cancel");

@@ -5,7 +5,16 @@ import { describe, it } from "node:test";
 import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { claimAgent, depositDirect, faucet, registerAgent, stakedAgent } from "../support/agents.ts";
 import { setTxtRecord } from "../support/dns.ts";
-import { api, db, deployments, increaseTime as moveChainTime, publicClient, waitUntil } from "../support/stack.ts";
+import {
+  api,
+  db,
+  dbNow,
+  deployments,
+  jobRanSince,
+  increaseTime as moveChainTime,
+  publicClient,
+  waitUntil,
+} from "../support/stack.ts";
 
 const DAY = 86_400;
 /** Moves chain time, then outlasts the API's 500 ms chain-clock cache. */
@@ -192,11 +201,17 @@ describe("verifications: stake", () => {
       chain: publicClient.chain,
     });
     await publicClient.waitForTransactionReceipt({ hash });
-    await waitUntil("stake badge lapsed", async () => {
-      const r = await db.query("select status from api.verification where id = $1", [v.id]);
-      return r.rows[0].status === "EXPIRED";
+    await waitUntil("the indexer sees the withdrawal request", async () => {
+      const r = await db.query("select pending_withdrawal::text p from chain.stake where agent_id = $1", [
+        agent.agentId,
+      ]);
+      return r.rows[0]?.p === "60000000";
     });
-    await waitUntil("reputation without the badge", async () => (await reputation(agent.agentId)).score === 50);
+    // The next expiry pass lapses the badge and recomputes the agent in the same job.
+    await jobRanSince("verification-expiry", await dbNow());
+    const lapsed = await db.query("select status, message from api.verification where id = $1", [v.id]);
+    assert.deepEqual(lapsed.rows[0], { status: "EXPIRED", message: "the locked stake fell below the minimum" });
+    assert.equal((await reputation(agent.agentId)).score, 50);
 
     const tooSmall = await api("POST", "/api/verifications/stake", {
       body: { agentId: agent.agentId, minStakeAmount: "99999999" },
@@ -354,7 +369,7 @@ describe("verifications: skill", () => {
 
     await increaseTime(DAY + 60);
     // The answer key in the public source, plus another attempt's right answers: not enough for a fresh attempt.
-    const { QUESTION_BANK } = await import("@agenthub/api/routes/verifications/skills");
+    const { QUESTION_BANK } = await import("@agenthub/api/domain/skills");
     const copied = [
       ...QUESTION_BANK["solidity-security"].map((q: { question: string; answer: string }) => ({
         question: q.question,

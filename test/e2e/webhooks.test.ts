@@ -133,11 +133,13 @@ describe("organization webhooks", () => {
     assert.equal(log[0]!.lastStatusCode, 200);
 
     // An agent registered without the key belongs to no organization: nothing is queued.
-    const before = receiver.at(path).length;
+    // Queuing happens with the registration itself, so the outbox is final when the registration answers.
     const plain = await api("POST", "/api/agents/register", { body: { name: "Outsider" } });
     assert.equal(plain.status, 201);
-    await new Promise((r) => setTimeout(r, 2500));
-    assert.equal(receiver.at(path).length, before);
+    const queued = await db.query("select count(*)::int n from api.org_event where agent_id = $1", [
+      plain.body.agentId,
+    ]);
+    assert.equal(queued.rows[0].n, 0);
   });
 
   it("signs the Standard Webhooks way too: a standardwebhooks receiver accepts it, refuses tampered, stale and replayed", async () => {
@@ -302,7 +304,15 @@ describe("organization webhooks", () => {
       assert.equal(viaFirst.status, 201);
       assert.equal(res2.status, 201, await res2.clone().text());
       await waitUntil("8 deliveries", async () => paths.every((p) => receiver.at(p).length >= 2), 30_000);
-      await new Promise((r) => setTimeout(r, 3000)); // room for any duplicate to show up
+      // Once every delivery row reads delivered, none is attempted again: the receiver's counts are final.
+      await waitUntil("8 deliveries recorded", async () => {
+        const r = await db.query(
+          `select count(*) filter (where d.status = 'delivered')::int done, count(*)::int n from api.webhook_delivery d
+             join api.org_webhook h on h.id = d.webhook_id where h.org_id = $1`,
+          [o.id],
+        );
+        return r.rows[0].n === 8 && r.rows[0].done === 8;
+      });
       for (const p of paths) {
         const ids = receiver.at(p).map((r) => JSON.parse(r.body).id);
         assert.equal(ids.length, 2, `${p} got ${ids.length} deliveries`);
@@ -398,8 +408,17 @@ describe("organization webhooks", () => {
     const id = run.bountyId;
     const claimed = await claim(worker.owner.key, worker.owner.address, id, worker.agentId);
     assert.equal(claimed.status, 200, JSON.stringify(claimed.body));
-    assert.equal((await step(worker.agentKey, id, "start", "start-run")).status, 200);
-    const submitted = await step(worker.agentKey, id, "submit", "submit-run", { deliverable: { answer: "a + b" } });
+    // The worker's wallet signs the requests, its owner the on-chain consents.
+    const asOwner = { consentKey: worker.owner.key };
+    assert.equal((await step(worker.agentKey, id, "start", "start-run", {}, asOwner)).status, 200);
+    const submitted = await step(
+      worker.agentKey,
+      id,
+      "submit",
+      "submit-run",
+      { deliverable: { answer: "a + b" } },
+      asOwner,
+    );
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     const approved = await step(poster.owner.key, id, "approve", "approve-run");
     assert.equal(approved.status, 200, JSON.stringify(approved.body));
@@ -412,7 +431,10 @@ describe("organization webhooks", () => {
       },
       30_000,
     );
-    await new Promise((r) => setTimeout(r, 2500)); // room for any duplicate to show up
+    await waitUntil("three deliveries recorded", async () => {
+      const d = await deliveries(o, hook.id);
+      return d.length === 3 && d.every((x) => x.status === "delivered");
+    });
     const all = receiver.at(path);
     assert.equal(all.length, 3, all.map((r) => r.body).join("\n"));
     for (const r of all) {
@@ -444,6 +466,7 @@ describe("organization webhooks", () => {
     assert.deepEqual(byName["bounty.completed"], {
       bountyId: id,
       agentId: worker.agentId,
+      posterAgentId: poster.agentId,
       reward: "12000000",
       txHash: approved.body.txHash,
     });
@@ -454,11 +477,23 @@ describe("organization webhooks", () => {
     // A dispute resolved for the agent approves and pays the run: bounty.completed too (once).
     const second = await openRun(poster.owner, { reward: 11_000_000n, title: "Disputed bounty" });
     assert.equal((await claim(worker.owner.key, worker.owner.address, second.bountyId, worker.agentId)).status, 200);
-    const sub2 = await step(worker.agentKey, second.bountyId, "submit", "submit-run", { deliverable: { answer: 2 } });
+    const sub2 = await step(
+      worker.agentKey,
+      second.bountyId,
+      "submit",
+      "submit-run",
+      { deliverable: { answer: 2 } },
+      asOwner,
+    );
     assert.equal(sub2.status, 200, JSON.stringify(sub2.body));
-    const disputed = await step(worker.agentKey, second.bountyId, "dispute", "dispute-run", {
-      reason: "silent poster",
-    });
+    const disputed = await step(
+      worker.agentKey,
+      second.bountyId,
+      "dispute",
+      "dispute-run",
+      { reason: "silent poster" },
+      asOwner,
+    );
     assert.equal(disputed.status, 200, JSON.stringify(disputed.body));
     const resolved = await api("POST", `/api/runs/${second.bountyId}/resolve`, {
       headers: admin,
@@ -473,11 +508,15 @@ describe("organization webhooks", () => {
         .filter((e) => e.event === "bounty.completed" && e.data.bountyId === second.bountyId);
       return got.length > 0 && got;
     });
-    await new Promise((r) => setTimeout(r, 2500));
+    await waitUntil("every delivery recorded", async () => {
+      const d = await deliveries(o, hook.id);
+      return d.length === 6 && d.every((x) => x.status === "delivered");
+    });
     assert.equal(receiver.at(path).filter((r) => JSON.parse(r.body).data.bountyId === second.bountyId).length, 3);
     assert.deepEqual(completed[0].data, {
       bountyId: second.bountyId,
       agentId: worker.agentId,
+      posterAgentId: poster.agentId,
       reward: "11000000",
       txHash: resolved.body.txHash,
     });

@@ -16,6 +16,7 @@ import {
   zeroHash,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { devAccounts } from "../../scripts/lib/chain.ts";
 
 const repoRoot = new URL("../..", import.meta.url).pathname;
 
@@ -51,6 +52,7 @@ export const ROLE_NAMES = [
   "RELAYER_ROLE",
   "SLASHER_ROLE",
   "ESCROW_ROLE",
+  "SPONSOR_ROLE",
   "ARBITER_ROLE",
   "PAUSER_ROLE",
   "PROPOSER_ROLE",
@@ -71,7 +73,14 @@ export async function chainRoleTable(
   names: Map<Address, string>,
 ): Promise<RoleTable> {
   const table: RoleTable = {};
-  const contracts = ["AgentIdentity", "StakeVault", "RunEscrow", "InsurancePool", "AgentHubTimelock"] as const;
+  const contracts = [
+    "AgentIdentity",
+    "StakeVault",
+    "RunEscrow",
+    "InsurancePool",
+    "SubscriptionVault",
+    "AgentHubTimelock",
+  ] as const;
   const hasRole = parseAbi(["function hasRole(bytes32 role, address account) view returns (bool)"]);
   for (const contract of contracts) {
     const address = deployments.contracts[contract].address;
@@ -108,9 +117,16 @@ export async function chainRoleTable(
 }
 
 /** Names for the addresses the table uses. */
-export function roleHolderNames(deployments: Deployments, relayer: Address): Map<Address, string> {
-  const names = new Map<Address, string>([[getAddress(relayer), "relayer"]]);
-  for (const name of ["RunEscrow", "AgentHubTimelock", "AgentHubGovernor"] as const) {
+export function roleHolderNames(
+  deployments: Deployments,
+  relayer: Address,
+  arbiter: Address = privateKeyToAccount(devAccounts.arbiter).address,
+): Map<Address, string> {
+  const names = new Map<Address, string>([
+    [getAddress(relayer), "relayer"],
+    [getAddress(arbiter), "arbiter"],
+  ]);
+  for (const name of ["RunEscrow", "SubscriptionVault", "AgentHubTimelock", "AgentHubGovernor"] as const) {
     names.set(deployments.contracts[name].address, name);
   }
   if (deployments.emergencySafe) names.set(deployments.emergencySafe, "EmergencySafe");

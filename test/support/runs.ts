@@ -1,8 +1,15 @@
 // Steps a poster and an agent take on a run, over real HTTP with real signatures (no ETH: the relayer submits).
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import {
+  deliverableHashOf,
+  type RunConsentAction,
+  type RunTerms,
+  runConsentTypedData,
+  runFundingTypedData,
+} from "@agenthub/sdk/protocol";
 import type { Address, Hex } from "viem";
-import { faucet, signedAction, signPermit } from "./agents.ts";
-import { type ApiResponse, api, db, deployments, newWallet, publicClient, stack } from "./stack.ts";
+import { faucet, signedAction, walletFromKey } from "./agents.ts";
+import { type ApiResponse, api, chain, db, deployments, newWallet, publicClient, stack } from "./stack.ts";
 
 export const escrowAddress = deployments.contracts.RunEscrow.address;
 const schema = stack.env.INDEXER_SCHEMA ?? "chain";
@@ -58,21 +65,51 @@ export async function createDraft(posterKey: Hex, posterAddress: Address, opts: 
   });
 }
 
-export async function fundWithPermit(posterKey: Hex, run: { bountyId: number; reward: string; fee: string }) {
-  const value = BigInt(run.reward) + BigInt(run.fee);
-  const deadline = (await chainTime()) + 3600n;
-  const permitSignature = await signPermit(posterKey, escrowAddress, value, deadline);
+type FundableRun = Pick<RunBody, "bountyId" | "reward" | "fee" | "deadline" | "maxRevisions" | "ipfsHash">;
+
+/**
+ * `key`'s EIP-3009 authorization of the run's reward + fee to the escrow, bound to the run's terms as the draft
+ * shows them (`terms` overrides one to sign for something else, `value` the amount).
+ */
+export async function signFundingAuthorization(
+  key: Hex,
+  run: FundableRun,
+  opts: { terms?: Partial<RunTerms>; value?: bigint; validBefore?: bigint } = {},
+) {
+  const { account } = walletFromKey(key);
+  const validBefore = opts.validBefore ?? (await chainTime()) + 3600n;
+  const signature = await account.signTypedData(
+    runFundingTypedData({
+      token: deployments.usdc,
+      chainId: chain.id,
+      escrow: escrowAddress,
+      terms: {
+        poster: account.address,
+        reward: BigInt(run.reward),
+        deadline: BigInt(Math.floor(Date.parse(run.deadline) / 1000)),
+        maxRevisions: run.maxRevisions,
+        metadataUri: run.ipfsHash,
+        ...opts.terms,
+      },
+      value: opts.value ?? BigInt(run.reward) + BigInt(run.fee),
+      validBefore,
+    }),
+  );
+  return { validBefore: Number(validBefore), signature };
+}
+
+/** POST /fund with the poster's terms-bound EIP-3009 authorization (the relayer submits it). */
+export async function fundWithAuthorization(posterKey: Hex, run: FundableRun) {
+  const authorization = await signFundingAuthorization(posterKey, run);
   const signed = await signedAction(posterKey, "fund-run", "run", run.bountyId);
-  return api("POST", `/api/runs/${run.bountyId}/fund`, {
-    body: { ...signed, permit: { deadline: Number(deadline), signature: permitSignature } },
-  });
+  return api("POST", `/api/runs/${run.bountyId}/fund`, { body: { ...signed, authorization } });
 }
 
 /** A funded (OPEN) run; throws unless both steps succeed. */
 export async function openRun(poster: { key: Hex; address: Address }, opts: DraftOptions = {}) {
   const draft = await createDraft(poster.key, poster.address, opts);
   if (draft.status !== 201) throw new Error(`create failed: ${draft.status} ${JSON.stringify(draft.body)}`);
-  const funded = await fundWithPermit(poster.key, draft.body.run);
+  const funded = await fundWithAuthorization(poster.key, draft.body.run);
   if (funded.status !== 200) throw new Error(`fund failed: ${funded.status} ${JSON.stringify(funded.body)}`);
   return funded.body.run as RunBody;
 }
@@ -83,24 +120,100 @@ export interface RunBody {
   state: string;
   reward: string;
   fee: string;
+  /** ISO time of the (on-chain once funded) deadline. */
+  deadline: string;
+  maxRevisions: number;
+  /** The request document's URI: the run's on-chain metadataUri. */
+  ipfsHash: string;
   [k: string]: unknown;
 }
 
-/** POST /api/runs/:id/<path> signed by `key` for `action`, with extra body fields. */
+/** The escrow action (its ...BySig function) behind each relayed step path; timeout-slash and fund need none. */
+export const CONSENT_ACTION: Record<string, RunConsentAction | undefined> = {
+  claim: "claim",
+  start: "start",
+  submit: "submit",
+  approve: "approve",
+  "request-revision": "requestRevision",
+  reject: "reject",
+  dispute: "dispute",
+  cancel: "cancel",
+};
+
+/**
+ * `key` signs its on-chain consent to `action` on run `id`, as GET /api/runs/:id/consent describes it (the signer's
+ * next nonce, an hour of chain time). When the API has nothing to sign (a draft, a run without agent) the consent
+ * is well-formed but signed for no run, so the API's own checks answer first, as they would for any client.
+ */
+export async function signConsent(
+  key: Hex,
+  id: number,
+  action: RunConsentAction,
+  extra: { agentId?: number; deliverableHash?: Hex } = {},
+) {
+  const { account } = walletFromKey(key);
+  const query = new URLSearchParams({ action, signer: account.address });
+  if (extra.agentId !== undefined) query.set("agentId", String(extra.agentId));
+  if (extra.deliverableHash !== undefined) query.set("deliverableHash", extra.deliverableHash);
+  const res = await api("GET", `/api/runs/${id}/consent?${query}`);
+  const m = res.status === 200 ? res.body.typedData.message : undefined;
+  const deadline = m ? BigInt(m.deadline) : (await chainTime()) + 3600n;
+  const nonce = m ? BigInt(m.nonce) : 0n;
+  const typed = runConsentTypedData({
+    escrow: escrowAddress,
+    chainId: chain.id,
+    action,
+    runId: m ? BigInt(m.runId) : 0n,
+    agentId: m ? BigInt(m.agentId) : 0n,
+    deliverableHash: m?.deliverableHash,
+    nonce,
+    deadline,
+  });
+  return {
+    signer: account.address,
+    nonce: nonce.toString(),
+    deadline: Number(deadline),
+    signature: await account.signTypedData(typed),
+  };
+}
+
+export interface StepOptions {
+  /**
+   * Who signs the on-chain consent (default `key`): the agent token's owner when `key` is the agent's generated
+   * wallet after a human claimed the agent (the escrow takes only the owner's consent).
+   */
+  consentKey?: Hex;
+}
+
+/**
+ * POST /api/runs/:id/<path> signed by `key` for `action`, with extra body fields; relayed steps also carry the
+ * consent of `opts.consentKey ?? key` unless `extra` has one.
+ */
 export async function step(
   key: Hex,
   id: number,
   path: string,
   action: string,
   extra: Record<string, unknown> = {},
+  opts: StepOptions = {},
 ): Promise<ApiResponse> {
   const signed = await signedAction(key, action, "run", id);
-  return api("POST", `/api/runs/${id}/${path}`, { body: { ...signed, ...extra } });
+  const consentAction = CONSENT_ACTION[path];
+  const body: Record<string, unknown> = { ...signed, ...extra };
+  if (consentAction && !("consent" in extra)) {
+    const hash =
+      extra.deliverable !== undefined
+        ? deliverableHashOf(extra.deliverable)
+        : (extra.deliverableHash as Hex | undefined);
+    body.consent = await signConsent(opts.consentKey ?? key, id, consentAction, { deliverableHash: hash });
+  }
+  return api("POST", `/api/runs/${id}/${path}`, { body });
 }
 
-export async function claim(key: Hex, walletAddress: Address, id: number, agentId: number) {
+export async function claim(key: Hex, walletAddress: Address, id: number, agentId: number, opts: StepOptions = {}) {
   const signed = await signedAction(key, "claim-run", "run", id);
-  return api("POST", `/api/runs/${id}/claim`, { body: { agentId, walletAddress, ...signed } });
+  const consent = await signConsent(opts.consentKey ?? key, id, "claim", { agentId });
+  return api("POST", `/api/runs/${id}/claim`, { body: { agentId, walletAddress, ...signed, consent } });
 }
 
 export const adminHeaders = () => ({ authorization: `Bearer ${stack.secrets.adminToken}` });

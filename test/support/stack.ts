@@ -80,6 +80,30 @@ export async function waitUntil<T>(
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The database's clock, the one pg-boss stamps jobs with. */
+export async function dbNow(): Promise<string> {
+  return (await db.query<{ t: string }>("select now()::text t")).rows[0]!.t;
+}
+
+/**
+ * Waits until a run of background job `queue` (pg-boss queue name, api/src/lib/queues.ts) that started after
+ * `since` (dbNow()) has completed: a test awaits the job itself instead of sleeping through a few of its intervals,
+ * so it neither passes early by luck nor fails on a loaded machine where a tick comes late.
+ */
+export async function jobRanSince(queue: string, since: string, timeoutMs = 90_000): Promise<void> {
+  await waitUntil(
+    `a ${queue} job started after ${since} to complete`,
+    async () =>
+      (
+        await db.query(
+          "select 1 from pgboss.job where name = $1 and state = 'completed' and started_on > $2::timestamptz limit 1",
+          [queue, since],
+        )
+      ).rowCount,
+    timeoutMs,
+  );
+}
+
 export async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
   const res = await fetch(stack.rpcUrl, {
     method: "POST",

@@ -1,11 +1,13 @@
-import pg from "pg";
+import type pg from "pg";
+import { OrgScopedPool } from "./org-scope.ts";
 
 /** A request that cannot get a connection in time is answered 503 (never left waiting for good). */
 export const POOL_CONNECT_TIMEOUT_MS = 10_000;
 
-// Postgres numerics and int8 stay strings: money never becomes a JS number.
+// Postgres numerics and int8 stay strings: money never becomes a JS number. Connections taken while a request with
+// an organization key runs are scoped to that organization (org-scope.ts).
 export function createPool(url: string, max = 20): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new OrgScopedPool({
     connectionString: url,
     max,
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,

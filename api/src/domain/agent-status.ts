@@ -1,7 +1,6 @@
 // The trust ladder: FROZEN and BANNED are the StakeVault's own trust state (indexed from TrustStateChanged; the
 // contracts refuse claims and, for banned agents, deposits); the rest is derived from indexed stake, completions
-// and chain time.
-export const MIN_STAKE = 20_000_000n;
+// and chain time. The minimum stake is StakeVault.minStake, a governance parameter (api/src/lib/protocol.ts).
 export const ESTABLISHED_AFTER_SECONDS = 30n * 24n * 3600n;
 export const ESTABLISHED_COMPLETIONS = 5;
 
@@ -24,14 +23,19 @@ export function activeStake(stake: StakeFacts | null): bigint {
 
 /**
  * BANNED and FROZEN as the vault says (a slash freezes, the third slash or governance bans, staking back to the
- * minimum unfreezes); otherwise PROVISIONAL with the minimum active, ESTABLISHED after 30 days staked and 5
- * completions, else UNVERIFIED.
+ * minimum unfreezes); otherwise PROVISIONAL with `minStake` (the vault's current minimum) active, ESTABLISHED after
+ * 30 days staked and 5 completions, else UNVERIFIED.
  */
-export function deriveStatus(stake: StakeFacts | null, completions: number, now: bigint): AgentStatus {
+export function deriveStatus(
+  stake: StakeFacts | null,
+  completions: number,
+  now: bigint,
+  minStake: bigint,
+): AgentStatus {
   if (!stake) return "UNVERIFIED";
   if (stake.trustState === "Banned") return "BANNED";
   if (stake.trustState === "Frozen") return "FROZEN";
-  if (activeStake(stake) < MIN_STAKE) return "UNVERIFIED";
+  if (activeStake(stake) < minStake) return "UNVERIFIED";
   if (
     stake.stakedAt !== null &&
     now - stake.stakedAt >= ESTABLISHED_AFTER_SECONDS &&

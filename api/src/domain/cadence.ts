@@ -1,6 +1,8 @@
-// Subscription cadence: natural language ("daily for 30 days", "every 6 hours for 3 days", "every monday for
-// 4 weeks", "twice a week for a month") -> a fixed schedule. Pure and deterministic: the caller passes "now"
-// (chain time, unix seconds). The rest of the text, without the cadence phrases, is the runs' task.
+// Subscription cadence: natural language -> a schedule. Bounded ("daily for 30 days", "every 6 hours for 3 days",
+// "every monday for 4 weeks", "twice a week for a month") or open-ended ("weekly", "daily", "every Monday at 9:00
+// UTC", "twice a week": runs until the prepaid balance is spent or the subscription is cancelled). An optional
+// time of day in UTC anchors daily and longer cadences. Pure and deterministic: the caller passes "now" (chain
+// time, unix seconds). The rest of the text, without the cadence phrases, is the runs' task.
 
 export const MINUTE = 60;
 export const HOUR = 3_600;
@@ -35,19 +37,22 @@ const MAX_MATCHES = 8;
 
 import { feeOf } from "./fee.ts";
 
-export { FEE_BPS, feeOf } from "./fee.ts";
+export { feeOf } from "./fee.ts";
 
 export interface Cadence {
-  /** The cadence phrases found, normalized: "daily for 30 days". */
+  /** The cadence phrases found, normalized: "daily for 30 days", "every monday at 09:00 UTC". */
   cadence: string;
   /** The frequency phrase: "daily", "every 6 hours", "twice a week", "every monday". */
   interval: string;
   everySeconds: number;
-  totalRuns: number;
+  /** Runs in all; null for an open-ended cadence (no duration: runs until the balance is spent or cancelled). */
+  totalRuns: number | null;
   /** First run (unix seconds). */
   startsAt: bigint;
-  /** End of the last run's interval: startsAt + totalRuns × everySeconds. */
-  endsAt: bigint;
+  /** End of the last run's interval: startsAt + totalRuns × everySeconds; null when open-ended. */
+  endsAt: bigint | null;
+  /** What fixes the first run: a weekday and/or a time of day (UTC), or nothing (the first run is due now). */
+  anchor: { weekday?: number; secondOfDay?: number } | null;
   /** The instructions without the cadence phrases. */
   task: string;
 }
@@ -65,8 +70,8 @@ export class CadenceError extends Error {
 }
 
 export const CADENCE_HINT =
-  'Say how often and for how long, e.g. "daily for 30 days", "every 6 hours for 3 days", "weekly for 8 weeks", ' +
-  '"every monday for 4 weeks", "twice a week for a month", "hourly for 12 hours" or "daily for 10 runs".';
+  'Say how often, and optionally for how long, e.g. "daily for 30 days", "every 6 hours for 3 days", "weekly", ' +
+  '"every monday at 9:00 UTC", "twice a week for a month", "hourly for 12 hours" or "daily for 10 runs".';
 
 const WORD_NUMBERS: Record<string, number> = {
   a: 1,
@@ -123,6 +128,10 @@ interface Frequency extends Found {
   everySeconds: number;
   interval: string;
   weekday?: number;
+}
+
+interface TimeOfDay extends Found {
+  secondOfDay: number;
 }
 
 interface Duration extends Found {
@@ -191,17 +200,72 @@ function findDuration(text: string): Duration[] {
   return found;
 }
 
+/** Zone words we refuse rather than silently read as UTC. */
+const OTHER_ZONES =
+  "pst|pdt|est|edt|cst|cdt|mst|mdt|cet|cest|bst|ist|jst|aest|aedt|eet|eest|wet|west|hst|akst|akdt|msk|sgt|hkt|kst";
+
+/** "at 9:00 UTC", "at 9am", "at 17:30", "at noon", "at midnight"; times are UTC. */
+function findTimeOfDay(text: string): TimeOfDay[] {
+  const found: TimeOfDay[] = [];
+  const clock = new RegExp(
+    `\\bat (?:(noon|midnight)|(\\d{1,2})(?::(\\d{2}))?(?: ?(am|pm)\\b)?)(?: ?(utc|gmt|z|${OTHER_ZONES})\\b)?`,
+    "g",
+  );
+  for (const m of firstMatches(text, clock)) {
+    const [, word, hourText, minuteText, meridiem, zone] = m;
+    // A bare "at 5" is not a time ("look at 5 sites"): it needs minutes, am/pm, a zone or a word.
+    if (!word && minuteText === undefined && !meridiem && !zone) continue;
+    if (zone && !["utc", "gmt", "z"].includes(zone)) {
+      throw new CadenceError(
+        "INVALID_CADENCE",
+        `times of day are in UTC; "${m[0]}" names another zone`,
+        'Give the time in UTC, e.g. "every monday at 9:00 UTC".',
+      );
+    }
+    let hour = word === "noon" ? 12 : word === "midnight" ? 0 : Number(hourText);
+    const minute = minuteText === undefined ? 0 : Number(minuteText);
+    if (meridiem) {
+      if (hour < 1 || hour > 12) hour = 99;
+      else hour = (hour % 12) + (meridiem === "pm" ? 12 : 0);
+    }
+    if (hour > 23 || minute > 59) {
+      throw new CadenceError(
+        "INVALID_CADENCE",
+        `"${m[0]}" is not a time of day`,
+        'Use 24-hour "at 17:30 UTC" or "at 9am".',
+      );
+    }
+    found.push({ start: m.index!, end: m.index! + m[0].length, secondOfDay: hour * HOUR + minute * MINUTE });
+  }
+  return found;
+}
+
 const overlaps = (a: Found, b: Found) => a.start < b.end && b.start < a.end;
 
-/** The next `weekday` 00:00 UTC at or after `now`. */
-function nextWeekday(now: bigint, weekday: number): bigint {
+/**
+ * The first run at or after `now` for an anchor: the next `weekday` (any day if none) at `secondOfDay` UTC
+ * (00:00 if none); `now` itself without an anchor.
+ */
+export function firstRunAt(anchor: Cadence["anchor"], now: bigint): bigint {
+  if (!anchor) return now;
   const dayStart = now - (now % BigInt(DAY));
+  const at = BigInt(anchor.secondOfDay ?? 0);
+  if (anchor.weekday === undefined) return dayStart + at >= now ? dayStart + at : dayStart + BigInt(DAY) + at;
   // 1970-01-01 was a Thursday (4).
   const today = Number((dayStart / BigInt(DAY) + 4n) % 7n);
-  let ahead = (weekday - today + 7) % 7;
-  if (ahead === 0 && dayStart < now) ahead = 7;
-  return dayStart + BigInt(ahead * DAY);
+  let ahead = (anchor.weekday - today + 7) % 7;
+  if (ahead === 0 && dayStart + at < now) ahead = 7;
+  return dayStart + BigInt(ahead * DAY) + at;
 }
+
+/** The first `n` run times of a schedule (fewer when it has fewer runs). */
+export function nextRuns(c: Pick<Cadence, "startsAt" | "everySeconds" | "totalRuns">, n: number): bigint[] {
+  const count = c.totalRuns === null ? n : Math.min(n, c.totalRuns);
+  return Array.from({ length: count }, (_, i) => runTime(c.startsAt, c.everySeconds, i));
+}
+
+const hhmm = (secondOfDay: number) =>
+  `${String(Math.floor(secondOfDay / HOUR)).padStart(2, "0")}:${String(Math.floor((secondOfDay % HOUR) / MINUTE)).padStart(2, "0")}`;
 
 /** Parses `instructions` at chain time `now`; throws CadenceError with a code and a hint. */
 export function parseCadence(instructions: string, now: bigint): Cadence {
@@ -215,7 +279,10 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
   // Lower case, one space between words; indices below refer to this text.
   const text = instructions.toLowerCase().replace(/\s+/g, " ").trim();
   const frequencies = findFrequency(text);
-  const durations = findDuration(text).filter((d) => !frequencies.some((f) => overlaps(f, d)));
+  const times = findTimeOfDay(text);
+  const durations = findDuration(text).filter(
+    (d) => !frequencies.some((f) => overlaps(f, d)) && !times.some((t) => overlaps(t, d)),
+  );
   if (frequencies.length === 0) throw new CadenceError("INVALID_CADENCE", "no frequency found", CADENCE_HINT);
   // Overlapping frequency phrases ("every day" inside nothing else) count once; distinct ones are ambiguous.
   const distinct = frequencies.filter((f, i) => !frequencies.some((g, j) => j < i && overlaps(f, g)));
@@ -229,7 +296,6 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
       CADENCE_HINT,
     );
   }
-  if (durations.length === 0) throw new CadenceError("INVALID_CADENCE", "no duration found", CADENCE_HINT);
   if (durations.length > 1) {
     throw new CadenceError(
       "INVALID_CADENCE",
@@ -240,8 +306,19 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
       CADENCE_HINT,
     );
   }
+  if (times.length > 1) {
+    throw new CadenceError(
+      "INVALID_CADENCE",
+      `more than one time of day ("${times
+        .slice(0, 3)
+        .map((t) => text.slice(t.start, t.end))
+        .join('", "')}")`,
+      "Give one time of day per subscription.",
+    );
+  }
   const frequency = distinct[0]!;
-  const duration = durations[0]!;
+  const duration = durations[0];
+  const time = times[0];
 
   const everySeconds = frequency.everySeconds;
   if (everySeconds < SUBSCRIPTION_LIMITS.minIntervalSeconds) {
@@ -251,22 +328,29 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
       "Use hourly or a longer interval.",
     );
   }
-  const totalRuns = duration.runs ?? Math.floor(duration.seconds! / everySeconds);
-  if (totalRuns < 1) {
+  if (time && everySeconds < DAY) {
+    throw new CadenceError(
+      "INVALID_CADENCE",
+      `a time of day needs a daily or longer interval, not "${frequency.interval}"`,
+      'E.g. "daily at 9:00 UTC" or "every monday at 9:00 UTC".',
+    );
+  }
+  const totalRuns = duration ? (duration.runs ?? Math.floor(duration.seconds! / everySeconds)) : null;
+  if (duration && totalRuns !== null && totalRuns < 1) {
     throw new CadenceError(
       "INVALID_CADENCE",
       `"${duration.phrase}" is shorter than one interval ("${frequency.interval}")`,
       CADENCE_HINT,
     );
   }
-  if (totalRuns > SUBSCRIPTION_LIMITS.maxRuns) {
+  if (totalRuns !== null && totalRuns > SUBSCRIPTION_LIMITS.maxRuns) {
     throw new CadenceError(
       "SUBSCRIPTION_LIMIT_EXCEEDED",
       `${totalRuns} runs; at most ${SUBSCRIPTION_LIMITS.maxRuns} per subscription`,
       "Use a longer interval or a shorter duration.",
     );
   }
-  if (totalRuns * everySeconds > SUBSCRIPTION_LIMITS.maxDurationSeconds) {
+  if (totalRuns !== null && totalRuns * everySeconds > SUBSCRIPTION_LIMITS.maxDurationSeconds) {
     throw new CadenceError(
       "SUBSCRIPTION_LIMIT_EXCEEDED",
       `lasts ${Math.ceil((totalRuns * everySeconds) / DAY)} days; at most ${SUBSCRIPTION_LIMITS.maxDurationSeconds / DAY}`,
@@ -274,14 +358,13 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
     );
   }
 
+  const cut: Found[] = [frequency, ...(duration ? [duration] : []), ...(time ? [time] : [])];
   const task = tidyTask(
-    [frequency, duration]
-      .sort((a, b) => b.start - a.start)
-      .reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, text),
+    cut.sort((a, b) => b.start - a.start).reduce((t, f) => `${t.slice(0, f.start)} ${t.slice(f.end)}`, text),
   );
   // Keep the task's original casing: map back through the same whitespace normalization.
   const original = instructions.replace(/\s+/g, " ").trim();
-  const cased = restoreCase(task, text, original, [frequency, duration]);
+  const cased = restoreCase(task, text, original, cut);
   if (cased.length === 0) {
     throw new CadenceError(
       "TASK_REQUIRED",
@@ -297,14 +380,23 @@ export function parseCadence(instructions: string, now: bigint): Cadence {
     );
   }
 
-  const startsAt = frequency.weekday === undefined ? now : nextWeekday(now, frequency.weekday);
+  const anchor =
+    frequency.weekday === undefined && !time
+      ? null
+      : {
+          ...(frequency.weekday === undefined ? {} : { weekday: frequency.weekday }),
+          ...(time ? { secondOfDay: time.secondOfDay } : {}),
+        };
+  const startsAt = firstRunAt(anchor, now);
+  const span = duration ? ` ${duration.phrase.startsWith("for ") ? duration.phrase : `for ${duration.phrase}`}` : "";
   return {
-    cadence: `${frequency.interval} ${duration.phrase.startsWith("for ") ? duration.phrase : `for ${duration.phrase}`}`,
+    cadence: `${frequency.interval}${time ? ` at ${hhmm(time.secondOfDay)} UTC` : ""}${span}`,
     interval: frequency.interval,
     everySeconds,
     totalRuns,
     startsAt,
-    endsAt: startsAt + BigInt(totalRuns * everySeconds),
+    endsAt: totalRuns === null ? null : startsAt + BigInt(totalRuns * everySeconds),
+    anchor,
     task: cased,
   };
 }
@@ -348,18 +440,20 @@ export interface Costs {
   rewardPerRun: string;
   platformFeePerRun: string;
   totalPerRun: string;
-  totalRuns: number;
-  total: string;
+  totalRuns: number | null;
+  /** Every run of a bounded schedule; null when open-ended (prepay any number of runs). */
+  total: string | null;
 }
 
-export function costsOf(rewardPerRun: bigint, totalRuns: number): Costs {
-  const fee = feeOf(rewardPerRun);
+/** `feeBps`: the escrow's current fee rate (the vault pays it per run at the rate then in force). */
+export function costsOf(rewardPerRun: bigint, totalRuns: number | null, feeBps: bigint): Costs {
+  const fee = feeOf(rewardPerRun, feeBps);
   const perRun = rewardPerRun + fee;
   return {
     rewardPerRun: rewardPerRun.toString(),
     platformFeePerRun: fee.toString(),
     totalPerRun: perRun.toString(),
     totalRuns,
-    total: (perRun * BigInt(totalRuns)).toString(),
+    total: totalRuns === null ? null : (perRun * BigInt(totalRuns)).toString(),
   };
 }

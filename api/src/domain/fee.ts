@@ -1,8 +1,5 @@
-/** The escrow's fee rate at deployment (RunEscrow.feeBps: 5%); governance may change it (api/src/lib/protocol.ts). */
-export const FEE_BPS = 500n;
-
 /**
- * The fee RunEscrow charges on `reward` at `feeBps`: rounded up to the next base unit, so at a non-zero rate every
- * run pays at least 1.
+ * The fee RunEscrow charges on `reward` at `feeBps` (RunEscrow.feeBps, a governance parameter: read it with
+ * api/src/lib/protocol.ts): rounded up to the next base unit, so at a non-zero rate every run pays at least 1.
  */
-export const feeOf = (reward: bigint, feeBps: bigint = FEE_BPS) => (reward * feeBps + 9_999n) / 10_000n;
+export const feeOf = (reward: bigint, feeBps: bigint) => (reward * feeBps + 9_999n) / 10_000n;

@@ -98,3 +98,7 @@ export function computeRisk(reports: readonly RiskReport[], now: number, chainSt
   else status = "ACTIVE";
   return { riskScore, status, weight, confirmed };
 }
+
+/** Length bounds of a report's evidence, after trimming. */
+export const EVIDENCE_MIN = 10;
+export const EVIDENCE_MAX = 4000;

@@ -7,9 +7,12 @@
 // pg-boss then retries it on another process, and every handler is idempotent, so a crash loses nothing.
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
-import { publishPendingProfiles } from "../routes/agents/profile-publish.ts";
+import { QUEUES } from "../lib/queues.ts";
 import { runDueSubscriptions } from "../routes/subscriptions/scheduler.ts";
+import { publishPendingProfiles } from "../use-cases/agents/publish-profile.ts";
+import { pollBountyEvents } from "../webhooks/chain-bounty-events.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
+import { sweepFeesIfDue } from "./fee-sweep.ts";
 import { keyCustody } from "./key-custody.ts";
 import { pruneStorage } from "./prune.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
@@ -17,20 +20,6 @@ import { refreshSearchShares } from "./search-stats.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
 
 export const JOB_SCHEMA = "pgboss";
-
-export const QUEUES = {
-  uptimePass: "uptime-check",
-  uptimeBatch: "uptime-batch",
-  reputationDaily: "reputation-update",
-  verificationExpiry: "verification-expiry",
-  reputationPoll: "reputation-poll",
-  searchStats: "search-stats",
-  webhookDispatch: "webhook-dispatch",
-  subscriptionRuns: "subscription-runs",
-  keyCustody: "key-custody",
-  profilePublish: "profile-publish",
-  prune: "storage-prune",
-} as const;
 
 export interface JobRunner {
   boss: PgBoss;
@@ -107,6 +96,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       run: () => dispatchWebhooks(deps),
     },
     {
+      // Bounty events of claims and completions made on chain directly, not through the API (dedupe keys).
+      name: QUEUES.bountyEvents,
+      every: env.WEBHOOK_DISPATCH_INTERVAL_SECONDS,
+      expireInSeconds: 300,
+      run: () => pollBountyEvents(deps),
+    },
+    {
       // Subscriptions: creates every due run on chain (api/src/routes/subscriptions/scheduler.ts).
       name: QUEUES.subscriptionRuns,
       every: env.SUBSCRIPTION_INTERVAL_SECONDS,
@@ -135,6 +131,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       expireInSeconds: 1800,
       run: () => pruneStorage(deps),
     },
+    {
+      // Accrued escrow fees go to the treasury in one transfer once they reach FEE_SWEEP_THRESHOLD.
+      name: QUEUES.feeSweep,
+      every: env.FEE_SWEEP_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: (job) => sweepFeesIfDue(deps, job.id),
+    },
   ];
 
   const polling = (every: number) => Math.max(0.5, Math.min(2, every / 2));
@@ -145,9 +148,15 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
     await boss.updateQueue(p.name, options);
     await boss.work<object>(p.name, { pollingIntervalSeconds: polling(p.every) }, async ([job]) => {
       const started = performance.now();
-      const result = await p.run(job!);
-      logger.debug({ job: p.name, ms: Math.round(performance.now() - started), result }, "job done");
-      return result;
+      try {
+        const result = await p.run(job!);
+        logger.debug({ job: p.name, ms: Math.round(performance.now() - started), result }, "job done");
+        return result;
+      } catch (err) {
+        // pg-boss retries it (retryDelay later); the log says why, which the job table alone hides from operators.
+        logger.warn({ err, job: p.name, retry: job!.retryCount }, "job failed");
+        throw err;
+      }
     });
   }
   const batchOptions = { expireInSeconds: batchExpiry, retryLimit: 2, retryDelay: 5, deleteAfterSeconds: 86_400 };
@@ -187,3 +196,5 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
     },
   };
 }
+
+export { QUEUES };

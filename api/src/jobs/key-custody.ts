@@ -2,7 +2,7 @@
 // registrations (24 h), and registrations whose mint outcome was unknown when they answered.
 import type { Deps } from "../context.ts";
 import { pruneIdempotencyKeys } from "../lib/idempotency.ts";
-import { adoptOrphanedMints } from "../routes/agents/registration.ts";
+import { adoptOrphanedMints } from "../use-cases/agents/register-agent.ts";
 
 export async function keyCustody(deps: Deps) {
   const erased = await deps.pool.query(

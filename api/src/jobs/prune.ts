@@ -22,6 +22,8 @@ const RULES: { name: string; sql: string }[] = [
   { name: "skill_attempt", sql: batchDelete("skill_attempt", "expires_at < now() - interval '1 day'") },
   // Rate-limit windows: the longest is 7 days (registration); an ended window is never read again.
   { name: "rate_limit", sql: batchDelete("rate_limit", "window_start < now() - interval '8 days'") },
+  // Leased per-minute windows (public limit): ended a minute after they started.
+  { name: "rate_limit_lease", sql: batchDelete("rate_limit_lease", "window_start < now() - interval '1 hour'") },
   // Webhook deliveries that ended (delivered or given up) 30 days ago; the delivery log shows the last 30 days.
   {
     name: "webhook_delivery",

@@ -1,8 +1,8 @@
 // Reputation jobs: the daily bulk recompute, the poll that reacts to indexed run/stake changes (run completion or
 // failure) without coupling the runs feature to reputation, and the daily verification expiry.
 import type { Deps } from "../context.ts";
-import { recomputeAgents, recomputeAll } from "../domain/reputation-store.ts";
 import { chainClock } from "../lib/chain-time.ts";
+import { recomputeAgents, recomputeAll } from "../stores/reputation-recompute.ts";
 import { pruneUptime } from "./uptime.ts";
 
 export async function dailyReputation(deps: Deps) {
@@ -27,15 +27,15 @@ const CURSOR = "reputation-poll";
  * with the same block timestamp is not missed. A crash between recompute and cursor write only repeats work.
  */
 export async function pollRunChanges(deps: Deps): Promise<{ agents: number }> {
-  const schema = deps.env.INDEXER_SCHEMA;
+  const schema = deps.views.names;
   const cur = await deps.pool.query<{ value: PollCursor }>("select value from api.job_cursor where name = $1", [
     CURSOR,
   ]);
   const cursor: PollCursor = cur.rows[0]?.value ?? { ts: "0", ids: [] };
   const { rows } = await deps.pool.query<{ agent_id: string; updated_at: string }>(
-    `select agent_id::text, updated_at::text from ${schema}.agent_run_stats where updated_at >= $1::numeric
+    `select agent_id::text, updated_at::text from ${schema.agentRunStats} where updated_at >= $1::numeric
      union
-     select agent_id::text, updated_at::text from ${schema}.stake where updated_at >= $1::numeric`,
+     select agent_id::text, updated_at::text from ${schema.stake} where updated_at >= $1::numeric`,
     [cursor.ts],
   );
   if (rows.length === 0) return { agents: 0 };
@@ -81,7 +81,7 @@ export async function expireVerifications(deps: Deps): Promise<{ expired: number
   // A stake badge lasts only while the stake it proves stays locked: withdrawal requests and slashes end it.
   const lapsed = await deps.pool.query<{ agent_id: string }>(
     `update api.verification v set status = 'EXPIRED', message = 'the locked stake fell below the minimum'
-       from api.verification x left join ${deps.env.INDEXER_SCHEMA}.stake s on s.agent_id = x.agent_id
+       from api.verification x left join ${deps.views.names.stake} s on s.agent_id = x.agent_id
       where v.id = x.id and x.type = 'stake' and x.status = 'VERIFIED'
         and coalesce(s.amount - s.pending_withdrawal, 0) < x.min_stake_amount
       returning v.agent_id::text`,

@@ -3,9 +3,9 @@
 // check once per pass (a retried batch cannot count twice), folds it into per-day aggregates, and recomputes the
 // batch's reputation (the spec's "on each uptime check" trigger).
 import type { Deps } from "../context.ts";
-import { recomputeAgents } from "../domain/reputation-store.ts";
 import { chainClock } from "../lib/chain-time.ts";
-import { type CheckResult, checkEndpoint, mapLimit } from "./health-check.ts";
+import { type CheckResult, checkEndpoint, mapLimit } from "../lib/net/health-check.ts";
+import { recomputeAgents } from "../stores/reputation-recompute.ts";
 
 export interface UptimeBatch {
   roundId: string;
@@ -19,7 +19,7 @@ export async function planUptimePass(deps: Deps, roundId: string): Promise<Uptim
   const { rows } = await deps.pool.query<{ agent_id: string }>(
     `select p.agent_id::text from api.agent_profile p
       where coalesce(p.endpoints->>'webhook', '') <> ''
-        and exists (select 1 from ${deps.env.INDEXER_SCHEMA}.agent a where a.id = p.agent_id)
+        and exists (select 1 from ${deps.views.names.agent} a where a.id = p.agent_id)
       order by p.agent_id`,
   );
   const ids = rows.map((r) => Number(r.agent_id));

@@ -5,7 +5,7 @@ import type { PublicClient } from "viem";
  * the 30-day ladder then agree with the contracts (and local tests can move time with evm_increaseTime).
  */
 export class ChainClock {
-  private cached: { at: number; value: bigint } | undefined;
+  private cached: { at: number; value: bigint; block: bigint } | undefined;
 
   constructor(
     private readonly client: PublicClient,
@@ -14,22 +14,28 @@ export class ChainClock {
 
   async now(): Promise<bigint> {
     if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached.value;
+    return this.fresh();
+  }
+
+  /** The latest block's number, from the same short cache as {@link now}. */
+  async blockNumber(): Promise<bigint> {
+    if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached.block;
+    await this.fresh();
+    return this.cached!.block;
+  }
+
+  /** Chain time read now, never from the short cache (checks right before a write the chain will judge). */
+  async fresh(): Promise<bigint> {
     const block = await this.client.getBlock({ blockTag: "latest" });
     // Between blocks, chain time still advances with the wall clock.
     const value =
       block.timestamp > BigInt(Math.floor(Date.now() / 1000)) ? block.timestamp : BigInt(Math.floor(Date.now() / 1000));
-    this.cached = { at: Date.now(), value };
+    this.cached = { at: Date.now(), value, block: block.number };
     return value;
   }
 }
 
-const clocks = new WeakMap<object, ChainClock>();
-/** One clock per API instance (keyed by its deps object). */
-export function chainClock(deps: { chain: PublicClient }): ChainClock {
-  let clock = clocks.get(deps);
-  if (!clock) {
-    clock = new ChainClock(deps.chain);
-    clocks.set(deps, clock);
-  }
-  return clock;
+/** The API's one clock (built in server.ts, held in Deps). */
+export function chainClock(deps: { clock: ChainClock }): ChainClock {
+  return deps.clock;
 }

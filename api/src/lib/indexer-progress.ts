@@ -17,7 +17,8 @@ export class IndexerProgress {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly indexerSchema: string,
+    /** The qualified name of Ponder's checkpoint view (deps.views.names.ponderCheckpoint). */
+    private readonly checkpointView: string,
     private readonly intervalMs = 50,
   ) {}
 
@@ -48,7 +49,7 @@ export class IndexerProgress {
     // Ponder's checkpoint string is timestamp(10) | chain id(16) | block number(16) | ...
     const { rows } = await this.pool.query<{ block: string | null }>(
       `select max(substring(latest_checkpoint from 27 for 16)::numeric)::text as block
-         from ${this.indexerSchema}._ponder_checkpoint`,
+         from ${this.checkpointView}`,
     );
     const block = rows[0]?.block;
     if (block !== null && block !== undefined && BigInt(block) > this.indexed) this.indexed = BigInt(block);

@@ -31,6 +31,22 @@ export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
 export const errorResponses = (...codes: (400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 503 | 504)[]) =>
   Object.fromEntries(codes.map((code) => [code, json(errorSchema, "Error")]));
 
+/** `page` (from 1) and `limit` (1-100) query parameters of the page-numbered lists. */
+export const pageQuery = ({ defaultLimit = 20, maxPage = 1_000_000 } = {}) => ({
+  page: z.coerce.number().int().min(1).max(maxPage).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(defaultLimit),
+});
+
+/** The `pagination` object of a page-numbered list. */
+export const pagination = z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() });
+
+export const paginationOf = (page: number, limit: number, total: number) => ({
+  page,
+  limit,
+  total,
+  totalPages: Math.ceil(total / limit),
+});
+
 /** `limit` (1-100) and `offset` query parameters of the offset-paginated lists. */
 export const offsetPageQuery = (defaultLimit: number) => ({
   limit: z.coerce

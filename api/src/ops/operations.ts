@@ -7,8 +7,9 @@ import type { RelayerClient } from "@agenthub/relayer/client";
 import pg from "pg";
 import { Gauge, type Registry } from "prom-client";
 import type { PublicClient } from "viem";
+import type { ChainViews } from "../db/index.ts";
 import type { ApiEnv } from "../env.ts";
-import { QUEUES } from "../jobs/index.ts";
+import { QUEUES } from "../lib/queues.ts";
 import { type Probe, probe, type Readiness } from "./readiness.ts";
 
 /** Probe results are shared for this long: a flood of /ready or scrapes costs one round of probes a second. */
@@ -32,7 +33,8 @@ export class Operations {
     private readonly relayer: RelayerClient,
     /** The request pool, only to report its usage. */
     private readonly requestPool: pg.Pool,
-    private readonly deployments?: Deployments,
+    private readonly deployments: Deployments | undefined,
+    private readonly views: ChainViews,
   ) {
     this.pool = new pg.Pool({
       connectionString: env.DATABASE_URL,
@@ -63,7 +65,7 @@ export class Operations {
           pool: this.pool,
           chain: this.chain,
           relayer: this.relayer,
-          indexerSchema: this.env.INDEXER_SCHEMA,
+          checkpointView: this.views.names.ponderCheckpoint,
           maxLagBlocks: this.env.READY_MAX_INDEXER_LAG_BLOCKS,
           timeoutMs: this.env.READY_TIMEOUT_MS,
           bundler:

@@ -48,7 +48,8 @@ export interface ReadinessOptions {
   pool: pg.Pool;
   chain: PublicClient;
   relayer: RelayerClient;
-  indexerSchema: string;
+  /** The qualified name of Ponder's checkpoint view. */
+  checkpointView: string;
   maxLagBlocks: number;
   timeoutMs: number;
   bundler?: { url: string; entryPoint: string };
@@ -79,7 +80,7 @@ export async function probe(opts: ReadinessOptions): Promise<Probe> {
       // Ponder's checkpoint string is timestamp(10) | chain id(16) | block number(16) | ...
       opts.pool.query<{ block: string | null }>(
         `select max(substring(latest_checkpoint from 27 for 16)::numeric)::text as block
-         from ${opts.indexerSchema}._ponder_checkpoint`,
+         from ${opts.checkpointView}`,
       ),
       timeoutMs,
       "indexer checkpoint",

@@ -17,7 +17,8 @@ const EXPIRY_GRACE_SECONDS = 120;
 export class BudgetStore {
   constructor(
     private readonly pool: pg.Pool,
-    private readonly indexerSchema: string,
+    /** The qualified name of the indexer's user_operation view. */
+    private readonly userOperationView: string,
     private readonly defaults: Budget,
   ) {}
 
@@ -50,7 +51,7 @@ export class BudgetStore {
                         when s.valid_until + $4::int >= $2::bigint then s.max_cost_wei
                         else 0 end as cost
               from api.paymaster_sponsorship s
-              left join ${this.indexerSchema}.user_operation uo on uo.sender = s.sender and uo.nonce = s.nonce
+              left join ${this.userOperationView} uo on uo.sender = s.sender and uo.nonce = s.nonce
              where s.period_start = $1 and not (s.sender = $5 and s.nonce = $6)`;
   }
 

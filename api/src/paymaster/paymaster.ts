@@ -11,9 +11,11 @@ import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import { type Address, decodeFunctionData, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import type { ChainViews, Db } from "../db/index.ts";
 import type { ApiEnv } from "../env.ts";
-import { chainClock } from "../lib/chain-time.ts";
-import { findAgent, statusOf } from "../routes/agents/repository.ts";
+import { type ChainClock, chainClock } from "../lib/chain-time.ts";
+import type { ProtocolParamsReader } from "../lib/protocol.ts";
+import { findAgent, statusOf } from "../stores/agents.ts";
 import { type Budget, BudgetStore } from "./budget-store.ts";
 import { accountCalls, allowedCalls, classifyCalls, PolicyRefusal } from "./calls.ts";
 import {
@@ -74,6 +76,10 @@ interface PaymasterDeps {
   deployments: Deployments;
   chain: PublicClient;
   logger: Logger;
+  db: Db;
+  views: ChainViews;
+  clock: ChainClock;
+  params: ProtocolParamsReader;
 }
 
 export class Paymaster {
@@ -104,8 +110,8 @@ export class Paymaster {
       globalBudgetWei: env.PAYMASTER_GLOBAL_BUDGET_WEI,
       periodSeconds: env.PAYMASTER_BUDGET_PERIOD_SECONDS,
     };
-    this.budgets = new BudgetStore(deps.pool, env.INDEXER_SCHEMA, defaults);
-    this.metricsBudgets = new BudgetStore(deps.opsPool, env.INDEXER_SCHEMA, defaults);
+    this.budgets = new BudgetStore(deps.pool, deps.views.names.userOperation, defaults);
+    this.metricsBudgets = new BudgetStore(deps.opsPool, deps.views.names.userOperation, defaults);
     this.requests = new Counter({
       name: "agenthub_paymaster_requests_total",
       help: "ERC-7677 requests by method and outcome (sponsored, or the refusal code)",
@@ -290,7 +296,7 @@ export class Paymaster {
     if (!isAccount) {
       throw new PolicyRefusal("NOT_AGENT_ACCOUNT", `${op.sender} does not act for agent ${agentId} (not its owner)`);
     }
-    const status = statusOf(agent, await chainClock(this.deps).now());
+    const status = statusOf(agent, await chainClock(this.deps).now(), (await this.deps.params.current()).minStake);
     if (status === "FROZEN" || status === "BANNED") {
       throw new PolicyRefusal("AGENT_FROZEN", `agent ${agentId} is ${status}: its operations are not sponsored`);
     }

@@ -3,32 +3,25 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Deps } from "../context.ts";
 import { errorBody } from "../errors.ts";
 import { PaymentError } from "./errors.ts";
-import { PaymentGate } from "./gate.ts";
+import { PaymentGate, type UnpaidRequest } from "./gate.ts";
 import type { PaidPath } from "./prices.ts";
 import { defaultRecoverer } from "./recover.ts";
-import { undoUnpaid } from "./unpaid.ts";
 
-const gates = new WeakMap<Deps, PaymentGate>();
+type GateParts = Pick<Deps, "env" | "pool" | "chain" | "relayer" | "deployments" | "logger">;
 
-/** One gate per API instance (keyed by its deps object, like chainClock). */
-export function paymentGate(deps: Deps): PaymentGate {
-  let gate = gates.get(deps);
-  if (!gate) {
-    gate = new PaymentGate({
-      pool: deps.pool,
-      chain: deps.chain,
-      relayer: deps.relayer,
-      deployments: deps.deployments,
-      logger: deps.logger,
-      recipient: deps.env.PLATFORM_RECIPIENT_ADDRESS as `0x${string}`,
-      publicUrl: deps.env.PUBLIC_URL,
-      recoverer: defaultRecoverer(),
-      onUnpaid: (unpaid) => undoUnpaid(deps, unpaid),
-    });
-    gate.startReconciler(deps.env.PAYMENT_RECONCILE_INTERVAL_MS);
-    gates.set(deps, gate);
-  }
-  return gate;
+/** The API's payment gate, built once in server.ts (which starts its reconciler and stops it on shutdown). */
+export function createPaymentGate(parts: GateParts, onUnpaid: (unpaid: UnpaidRequest) => Promise<void>): PaymentGate {
+  return new PaymentGate({
+    pool: parts.pool,
+    chain: parts.chain,
+    relayer: parts.relayer,
+    deployments: parts.deployments,
+    logger: parts.logger,
+    recipient: parts.env.PLATFORM_RECIPIENT_ADDRESS as `0x${string}`,
+    publicUrl: parts.env.PUBLIC_URL,
+    recoverer: defaultRecoverer(),
+    onUnpaid,
+  });
 }
 
 function paymentErrorResponse(c: Context<AppEnv>, gate: PaymentGate, path: PaidPath, error: PaymentError) {
@@ -43,7 +36,7 @@ function paymentErrorResponse(c: Context<AppEnv>, gate: PaymentGate, path: PaidP
  */
 export function requirePayment(path: PaidPath): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const gate = paymentGate(c.get("deps"));
+    const gate = c.get("deps").payments;
     let open: Awaited<ReturnType<PaymentGate["open"]>>;
     try {
       open = await gate.open(path, c.req.path, (name) => c.req.header(name));

@@ -17,7 +17,8 @@ const STYLE = `
  .warn{background:#fff4e6;border-color:#f59f00} .err{color:#c92a2a}
 `;
 
-const SCRIPT = `
+/** The claim script: the same bytes on every claim page (white-label ones too), allowed by its hash. */
+export const CLAIM_SCRIPT = `
 const claimCode = decodeURIComponent(location.pathname.split("/").pop() || "");
 const $ = (id) => document.getElementById(id);
 const show = (el, html) => { el.innerHTML = html; el.hidden = false; };
@@ -68,22 +69,20 @@ const shell = (body: string, script = "") => `<!doctype html>
 ${body}${script ? `\n<script type="module">${script}</script>` : ""}
 </body></html>`;
 
-const CLAIM_PAGE = shell(
-  `<div id="info" class="card">Loading…</div>
+export const CLAIM_BODY = `<div id="info" class="card">Loading…</div>
 <div id="actions" hidden><button id="claim">Connect wallet and claim</button></div>
 <div id="result" class="card warn" hidden></div>
-<p id="error" class="err" role="alert"></p>`,
-  SCRIPT,
-);
-const INVALID_PAGE = shell(
-  `<p id="error" class="err" role="alert">This claim link is not valid: check that you copied all of it.</p>`,
-);
+<p id="error" class="err" role="alert"></p>`;
+export const INVALID_CLAIM_BODY = `<p id="error" class="err" role="alert">This claim link is not valid: check that you copied all of it.</p>`;
+
+const CLAIM_PAGE = shell(CLAIM_BODY, CLAIM_SCRIPT);
+const INVALID_PAGE = shell(INVALID_CLAIM_BODY);
 
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 /** Only the page's own script and style run; no inline handlers, no other origin, no framing, no forms. */
 const CSP = [
   "default-src 'none'",
-  `script-src ${sha256(SCRIPT)}`,
+  `script-src ${sha256(CLAIM_SCRIPT)}`,
   `style-src ${sha256(STYLE)}`,
   "connect-src 'self'",
   "base-uri 'none'",

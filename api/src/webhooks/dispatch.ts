@@ -4,8 +4,8 @@
 // delivery is marked failed. Every hop goes through the same SSRF guard as the uptime checker (private targets only
 // in local mode), redirects are not followed, and the receiver has WEBHOOK_TIMEOUT_MS to answer.
 import type { Deps } from "../context.ts";
-import { mapLimit, pinnedRequest } from "../jobs/health-check.ts";
-import { BlockedTargetError, resolveTarget } from "../jobs/ssrf.ts";
+import { mapLimit, pinnedRequest } from "../lib/net/health-check.ts";
+import { BlockedTargetError, resolveTarget } from "../lib/net/ssrf.ts";
 import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "./events.ts";
 import { DELIVERY_HEADER, EVENT_HEADER, signedHeaders } from "./signature.ts";
 

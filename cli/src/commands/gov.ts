@@ -1,4 +1,4 @@
-// agenthub gov propose|vote|show|list|power: proposals sent from your wallet, votes by signature (gasless).
+// agenthub gov propose|cancel|vote|show|list|power: proposals sent from your wallet, votes by signature (gasless).
 import { Command, Option } from "commander";
 import { type Address, encodeFunctionData, erc20Abi, type Hex, isAddress } from "viem";
 import { action } from "../command.ts";
@@ -63,6 +63,18 @@ export function govCommand(): Command {
     );
 
   gov
+    .command("cancel <proposalId>")
+    .description("cancel your pending proposal (you send the Governor transaction and pay gas)")
+    .action(
+      action(async (ctx, proposalId: string) => {
+        const res = await ctx.hub.governance.cancel(proposalId, await ctx.wallet());
+        ctx.out.result(res, () =>
+          details((res as { proposal: Record<string, unknown> }).proposal, ["id", "status", "proposer"]),
+        );
+      }),
+    );
+
+  gov
     .command("vote <proposalId>")
     .description("vote by EIP-712 ballot; the relayer submits it (no ETH needed)")
     .addOption(
@@ -109,7 +121,7 @@ export function govCommand(): Command {
   gov
     .command("list")
     .description("proposals")
-    .option("--status <status>", "pending, active, canceled, defeated, succeeded, queued, expired, executed")
+    .option("--status <status>", "pending, active, canceled, defeated, succeeded, queued, executed")
     .action(
       action(async (ctx, flags: { status?: string }) => {
         const res = await ctx.hub.governance.proposals(flags.status ? ({ status: flags.status } as never) : {});

@@ -51,13 +51,13 @@ export function runsCommand(): Command {
 
   runs
     .command("create")
-    .description("draft a run (signed by you, the poster); --fund also funds it with a permit")
+    .description("draft a run (signed by you, the poster); --fund also funds it with an EIP-3009 authorization")
     .requiredOption("--title <title>", "title")
     .requiredOption("--description <text>", "what to do")
     .requiredOption("--reward <usdc>", "reward in USDC (plus a 5% fee at funding)")
     .option("--deadline <when>", "ISO date, or a duration from now on the chain's clock (3d, 12h)", "3d")
     .option("--max-revisions <n>", "0-10 (default 2)")
-    .option("--fund", "fund it right away (EIP-2612 permit, relayed: no ETH needed)")
+    .option("--fund", "fund it right away (EIP-3009 authorization bound to the run, relayed: no ETH needed)")
     .action(
       action(
         async (
@@ -92,7 +92,7 @@ export function runsCommand(): Command {
   runs
     .command("fund <runId>")
     .description(
-      "fund a draft: reward + fee into escrow (permit relayed by default; --own-tx sends createRun yourself)",
+      "fund a draft: reward + fee into escrow (authorization relayed by default; --own-tx sends createRun yourself)",
     )
     .option("--own-tx", "approve + createRun from your wallet (pays gas)")
     .action(
@@ -159,6 +159,7 @@ export function runsCommand(): Command {
         const res = await ctx.hub.runs.claim(positiveInt(id, "runId"), {
           agentId: positiveInt(flags.agent, "--agent"),
           signer: await ctx.signer(),
+          ...ctx.consentOptions(),
         });
         ctx.out.result(res, () => runSummary(res as never));
       }),
@@ -180,7 +181,7 @@ export function runsCommand(): Command {
       );
 
   simple("start", "start working on a claimed run (agent)", async (ctx, id) =>
-    ctx.hub.runs.start(id, await ctx.signer()),
+    ctx.hub.runs.start(id, await ctx.signer(), ctx.consentOptions()),
   );
   simple("approve", "approve the submission: the agent's owner is paid (poster)", async (ctx, id) =>
     ctx.hub.runs.approve(id, await ctx.signer()),
@@ -199,7 +200,7 @@ export function runsCommand(): Command {
     .action(
       action(async (ctx, id: string, flags: { file?: string; text?: string; jsonBody?: string; hash?: string }) => {
         const work = deliverableOf({ file: flags.file, text: flags.text, json: flags.jsonBody, hash: flags.hash });
-        const res = await ctx.hub.runs.submit(positiveInt(id, "runId"), work, await ctx.signer());
+        const res = await ctx.hub.runs.submit(positiveInt(id, "runId"), work, await ctx.signer(), ctx.consentOptions());
         ctx.out.result(res, () => runSummary(res as never));
       }),
     );
@@ -211,7 +212,12 @@ export function runsCommand(): Command {
       .requiredOption(`--${flag} <text>`, flag)
       .action(
         action(async (ctx, id: string, flags: Record<string, string>) => {
-          const res = await ctx.hub.runs[call](positiveInt(id, "runId"), flags[flag]!, await ctx.signer());
+          const signer = await ctx.signer();
+          const id_ = positiveInt(id, "runId");
+          const res =
+            call === "dispute"
+              ? await ctx.hub.runs.dispute(id_, flags[flag]!, signer, ctx.consentOptions())
+              : await ctx.hub.runs[call](id_, flags[flag]!, signer);
           ctx.out.result(res, () => runSummary(res as never));
         }),
       );

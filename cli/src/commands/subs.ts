@@ -1,6 +1,6 @@
-// agenthub subs …: recurring runs from a natural-language cadence, prepaid in USDC from your wallet.
+// agenthub subs …: recurring runs from a natural-language cadence, prepaid in USDC into the SubscriptionVault by
+// permit (you sign; the relayer sends, no ETH needed). Cancelling refunds the unspent balance to you.
 import { Command } from "commander";
-import type { Hex } from "viem";
 import { action } from "../command.ts";
 import { details, table } from "../output.ts";
 import { formatUsdc, positiveInt, usdc } from "../units.ts";
@@ -18,25 +18,23 @@ export function subsCommand(): Command {
         ctx.out.result(
           res,
           () =>
-            `${details(res.detected as never)}\ntotal      ${formatUsdc(res.costs.total)}\npay to     ${res.paymentAddress}`,
+            `${details(res.detected as never)}\n${res.costs.total === null ? `per run    ${formatUsdc(res.costs.totalPerRun)} (open-ended)` : `total      ${formatUsdc(res.costs.total)}`}\nvault      ${res.vault}`,
         );
       }),
     );
 
   subs
     .command("create <instructions>")
-    .description("create: transfers the total from your wallet (pays gas) unless --tx names your own transfer")
+    .description("create: prepays the whole total (one run if open-ended) into the vault by permit")
     .requiredOption("--reward <usdc>", "reward per run in USDC")
-    .option("--tx <hash>", "a USDC transfer you already sent to the payment address")
-    .option("--amount <usdc>", "prepay this much instead of the whole total (at least one run)")
+    .option("--amount <usdc>", "prepay this much instead (at least one run)")
     .action(
-      action(async (ctx, instructions: string, flags: { reward: string; tx?: string; amount?: string }) => {
+      action(async (ctx, instructions: string, flags: { reward: string; amount?: string }) => {
         const signer = await ctx.signer();
         const res = await ctx.hub.subscriptions.create(
           {
             instructions,
             rewardPerRun: usdc(flags.reward, "--reward"),
-            ...(flags.tx ? { txHash: flags.tx as Hex } : { wallet: await ctx.wallet() }),
             ...(flags.amount ? { amount: usdc(flags.amount, "--amount") } : {}),
           },
           signer,
@@ -71,23 +69,19 @@ export function subsCommand(): Command {
 
   subs.command("show <id>").action(
     action(async (ctx, id: string) => {
-      const res = await ctx.hub.subscriptions.get(positiveInt(id, "id"));
-      ctx.out.result(res, () => `${details(res.subscription as never)}\n\n${table(res.runs as never)}`);
+      const subscription = await ctx.hub.subscriptions.get(positiveInt(id, "id"));
+      const { runs } = await ctx.hub.subscriptions.runs(positiveInt(id, "id"), { limit: 100 });
+      ctx.out.result({ subscription, runs }, () => `${details(subscription as never)}\n\n${table(runs as never)}`);
     }),
   );
 
   subs
     .command("topup <id>")
-    .requiredOption("--amount <usdc>", "USDC to add (transferred from your wallet unless --tx)")
-    .option("--tx <hash>", "a transfer you already sent")
+    .requiredOption("--amount <usdc>", "USDC to add from your wallet (by permit)")
     .action(
-      action(async (ctx, id: string, flags: { amount: string; tx?: string }) => {
+      action(async (ctx, id: string, flags: { amount: string }) => {
         const signer = await ctx.signer();
-        const res = await ctx.hub.subscriptions.topUp(
-          positiveInt(id, "id"),
-          { amount: usdc(flags.amount), ...(flags.tx ? { txHash: flags.tx as Hex } : { wallet: await ctx.wallet() }) },
-          signer,
-        );
+        const res = await ctx.hub.subscriptions.topUp(positiveInt(id, "id"), { amount: usdc(flags.amount) }, signer);
         ctx.out.result(res, () => details(res.subscription as never));
       }),
     );
@@ -95,7 +89,9 @@ export function subsCommand(): Command {
   for (const verb of ["pause", "resume", "cancel"] as const) {
     subs
       .command(`${verb} <id>`)
-      .description(verb === "cancel" ? "cancel; the remaining balance is forfeited" : `${verb} the subscription`)
+      .description(
+        verb === "cancel" ? "cancel; the vault refunds the unspent balance to you" : `${verb} the subscription`,
+      )
       .action(
         action(async (ctx, id: string) => {
           const res = await ctx.hub.subscriptions[verb](positiveInt(id, "id"), await ctx.signer());

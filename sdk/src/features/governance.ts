@@ -97,6 +97,32 @@ export class Governance {
     );
   }
 
+  /**
+   * Cancels a pending proposal: the API checks that `wallet` is the proposer and prepares the Governor's cancel(),
+   * `wallet` sends it (the Governor lets only the proposer cancel, before voting opens), the API confirms it.
+   */
+  async cancel(proposalId: string, wallet: OwnWallet) {
+    const token = await this.signIn(wallet);
+    const headers = { authorization: `Bearer ${token}` };
+    const path = "/api/advanced/governance/proposals/{proposalId}/cancel" as const;
+    const prepared = await this.core.call(
+      this.core.api.POST(path, { params: { path: { proposalId } }, body: {}, headers }),
+    );
+    if (!("transaction" in prepared)) throw new AgentHubError(0, "UNEXPECTED_ANSWER", "no transaction to send");
+    this.core.progress("sign", `sending cancel() from ${wallet.account.address}`);
+    const hash = await wallet.sendTransaction({
+      account: wallet.account,
+      chain: wallet.chain ?? null,
+      to: prepared.transaction.to as Address,
+      data: prepared.transaction.data as Hex,
+      value: 0n,
+    });
+    await this.core.waitForReceipt(hash, "cancel");
+    return this.core.call(
+      this.core.api.POST(path, { params: { path: { proposalId } }, body: { txHash: hash }, headers }),
+    );
+  }
+
   /** Votes by signature: the voter signs the Governor's EIP-712 ballot, the relayer submits it (no ETH needed). */
   async vote(proposalId: string, support: Support, signer: SignerLike, opts: { reason?: string } = {}) {
     const voter = toSigner(signer);

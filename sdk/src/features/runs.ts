@@ -1,14 +1,19 @@
 // Runs (paid work held in RunEscrow), for posters and agents. Every write is signed (EIP-4361, resource
 // urn:agenthub:<action>:run:<id>) and answered with the run as the indexer shows it after the transaction.
+// Steps the relayer submits also carry the party's on-chain consent (EIP-712 RunConsent, checked by the escrow):
+// the relayer cannot act for anyone without it. The poster signs its own; an agent's consent comes from the
+// identity token's owner (`consentSigner` when the request is signed by the agent's generated wallet).
 // Poster: create -> fund (permit or own createRun) -> requestRevision / approve / reject / cancel / dispute.
 // Agent (the identity token's owner or the agent's wallet): claim -> start -> submit (-> dispute).
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, isAddressEqual } from "viem";
 import { runEscrowAbi } from "../abi.ts";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
+import { deliverableHashOf, type RunConsentAction, runConsentTypedData } from "../protocol/run-consent.ts";
+import { runFundingTypedData } from "../protocol/run-funding.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { RequestBody, Run, RunState } from "../types.ts";
-import { approveUsdc, contractAddress, type OwnWallet, sendOwn, signUsdcPermit } from "./shared.ts";
+import { approveUsdc, contractAddress, type OwnWallet, PERMIT_TTL_SECONDS, sendOwn } from "./shared.ts";
 
 export interface CreateRunInput {
   title: string;
@@ -32,6 +37,18 @@ const STEP_ACTION: Record<Step, string> = {
   cancel: "cancel-run",
   "timeout-slash": "timeout-slash",
 };
+/** The escrow action each step's consent authorizes; timeout-slash needs none (chain time decides). */
+const STEP_CONSENT: Record<Step, RunConsentAction | undefined> = {
+  start: "start",
+  approve: "approve",
+  cancel: "cancel",
+  "timeout-slash": undefined,
+};
+
+/** Who signs an agent step's on-chain consent when it is not the request's signer (the token's owner). */
+export interface AgentStepOptions {
+  consentSigner?: SignerLike;
+}
 
 export class Runs {
   constructor(private readonly core: Core) {}
@@ -86,8 +103,9 @@ export class Runs {
   }
 
   /**
-   * Funds a draft (OPEN): by default the poster signs an EIP-2612 permit for reward + fee and the relayer calls
-   * createRunWithPermit (no ETH needed). With `wallet`, the poster sends createRun itself and the API records it.
+   * Funds a draft (OPEN): by default the poster signs an EIP-3009 authorization of reward + fee whose nonce binds
+   * the run's terms, and the relayer calls createRunWithAuthorization (no ETH needed; the relayer can fund exactly
+   * this run or nothing). With `wallet`, the poster sends createRun itself and the API records it.
    */
   async fund(runId: number, signer: SignerLike, opts: { wallet?: OwnWallet } = {}) {
     const run = await this.get(runId);
@@ -100,15 +118,46 @@ export class Runs {
         this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body: { ...signed, txHash } }),
       );
     }
-    const permit = await signUsdcPermit(this.core, signer, escrow, value);
+    const authorization = await this.signFunding(run, escrow, value, signer);
     const signed = await this.core.signAction(signer, "fund-run", "run", runId);
     this.core.progress("api", `funding run ${runId}: the relayer moves ${value} USDC base units into escrow`);
     return this.core.call(
       this.core.api.POST("/api/runs/{id}/fund", {
         params: { path: { id: runId } },
-        body: { ...signed, permit: { deadline: permit.deadline, signature: permit.signature } },
+        body: { ...signed, authorization },
       }),
     );
+  }
+
+  /** The poster's EIP-3009 authorization of `value` to the escrow for exactly this draft's terms. */
+  private async signFunding(run: Run, escrow: Address, value: bigint, signerLike: SignerLike) {
+    const signer = toSigner(signerLike);
+    if (!isAddressEqual(signer.address, run.posterAddress as Address)) {
+      throw new AgentHubError(0, "NOT_RUN_POSTER", `run ${run.bountyId} is ${run.posterAddress}'s to fund`);
+    }
+    const config = await this.core.config();
+    const validBefore = (await this.core.chainTime()) + PERMIT_TTL_SECONDS;
+    this.core.progress(
+      "sign",
+      `signing an authorization: ${value} USDC base units into escrow for run ${run.bountyId}`,
+    );
+    const signature = await signer.signTypedData(
+      runFundingTypedData({
+        token: { address: config.usdc.address as Address, name: config.usdc.name, version: config.usdc.version },
+        chainId: config.chainId,
+        escrow,
+        terms: {
+          poster: signer.address,
+          reward: BigInt(run.reward),
+          deadline: BigInt(Math.floor(Date.parse(run.deadline) / 1000)),
+          maxRevisions: run.maxRevisions,
+          metadataUri: run.ipfsHash,
+        },
+        value,
+        validBefore,
+      }),
+    );
+    return { validBefore: Number(validBefore), signature };
   }
 
   private async createOnChain(run: Run, escrow: Address, value: bigint, wallet: OwnWallet): Promise<Hex> {
@@ -134,39 +183,93 @@ export class Runs {
     return this.fund(draft.run.bountyId, signer);
   }
 
-  /** Claims an OPEN run for `agentId`; the signer is the agent's owner or wallet (it becomes walletAddress). */
-  async claim(runId: number, opts: { agentId: number; signer: SignerLike }) {
+  /**
+   * Signs `signer`'s on-chain consent to `action` on run `runId`: the nonce and deadline come from
+   * GET /api/runs/{id}/consent, the typed data is rebuilt here (domain checked against the configured RunEscrow),
+   * so the API cannot make the signer approve anything else.
+   */
+  async consent(
+    runId: number,
+    action: RunConsentAction,
+    signerLike: SignerLike,
+    extra: { agentId?: number; deliverableHash?: Hex } = {},
+  ) {
+    const signer = toSigner(signerLike);
+    const served = await this.core.call(
+      this.core.api.GET("/api/runs/{id}/consent", {
+        params: { path: { id: runId }, query: { action, signer: signer.address, ...extra } },
+      }),
+    );
+    const escrow = await contractAddress(this.core, "RunEscrow");
+    const { domain, message } = served.typedData;
+    if (!isAddressEqual(domain.verifyingContract as Address, escrow) || message.action !== action) {
+      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served is not for this escrow and action");
+    }
+    const typed = runConsentTypedData({
+      escrow,
+      chainId: (await this.core.config()).chainId,
+      action,
+      runId: BigInt(message.runId),
+      agentId: BigInt(message.agentId),
+      deliverableHash: message.deliverableHash as Hex,
+      nonce: BigInt(message.nonce),
+      deadline: BigInt(message.deadline),
+    });
+    if (extra.agentId !== undefined && typed.message.agentId !== BigInt(extra.agentId)) {
+      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served names another agent");
+    }
+    if (extra.deliverableHash !== undefined && typed.message.deliverableHash !== extra.deliverableHash) {
+      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served names another deliverable");
+    }
+    this.core.progress("sign", `signing the on-chain consent to ${action} run ${runId} as ${signer.address}`);
+    return {
+      signer: signer.address,
+      nonce: message.nonce,
+      deadline: Number(message.deadline),
+      signature: await signer.signTypedData(typed as never),
+    };
+  }
+
+  /**
+   * Claims an OPEN run for `agentId`; the signer is the agent's owner or wallet (it becomes walletAddress). The
+   * on-chain consent is the token owner's: `opts.consentSigner` when `signer` is the generated wallet.
+   */
+  async claim(runId: number, opts: { agentId: number; signer: SignerLike } & AgentStepOptions) {
     const signer = toSigner(opts.signer);
     const signed = await this.core.signAction(signer, "claim-run", "run", runId);
+    const consent = await this.consent(runId, "claim", opts.consentSigner ?? signer, { agentId: opts.agentId });
     return this.core.call(
       this.core.api.POST("/api/runs/{id}/claim", {
         params: { path: { id: runId } },
-        body: { agentId: opts.agentId, walletAddress: signer.address, ...signed },
+        body: { agentId: opts.agentId, walletAddress: signer.address, ...signed, consent },
       }),
     );
   }
 
-  start(runId: number, signer: SignerLike) {
-    return this.step(runId, "start", signer);
+  start(runId: number, signer: SignerLike, opts: AgentStepOptions = {}) {
+    return this.step(runId, "start", signer, opts.consentSigner);
   }
 
   /** Submits the work: `deliverable` (any JSON, stored under its CID, sha-256 on chain) or a `deliverableHash`. */
-  async submit(runId: number, work: Deliverable, signer: SignerLike) {
+  async submit(runId: number, work: Deliverable, signer: SignerLike, opts: AgentStepOptions = {}) {
     const signed = await this.core.signAction(signer, "submit-run", "run", runId);
+    const deliverableHash = "deliverable" in work ? deliverableHashOf(work.deliverable) : work.deliverableHash;
+    const consent = await this.consent(runId, "submit", opts.consentSigner ?? signer, { deliverableHash });
     return this.core.call(
       this.core.api.POST("/api/runs/{id}/submit", {
         params: { path: { id: runId } },
-        body: { ...work, ...signed } as never,
+        body: { ...work, ...signed, consent } as never,
       }),
     );
   }
 
   async requestRevision(runId: number, feedback: string, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "request-revision", "run", runId);
+    const consent = await this.consent(runId, "requestRevision", signer);
     return this.core.call(
       this.core.api.POST("/api/runs/{id}/request-revision", {
         params: { path: { id: runId } },
-        body: { feedback, ...signed },
+        body: { feedback, ...signed, consent },
       }),
     );
   }
@@ -178,15 +281,24 @@ export class Runs {
 
   async reject(runId: number, reason: string, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "reject-run", "run", runId);
+    const consent = await this.consent(runId, "reject", signer);
     return this.core.call(
-      this.core.api.POST("/api/runs/{id}/reject", { params: { path: { id: runId } }, body: { reason, ...signed } }),
+      this.core.api.POST("/api/runs/{id}/reject", {
+        params: { path: { id: runId } },
+        body: { reason, ...signed, consent },
+      }),
     );
   }
 
-  async dispute(runId: number, reason: string, signer: SignerLike) {
+  /** The poster or the agent disputes (the agent's consent: its token owner, `opts.consentSigner`). */
+  async dispute(runId: number, reason: string, signer: SignerLike, opts: AgentStepOptions = {}) {
     const signed = await this.core.signAction(signer, "dispute-run", "run", runId);
+    const consent = await this.consent(runId, "dispute", opts.consentSigner ?? signer);
     return this.core.call(
-      this.core.api.POST("/api/runs/{id}/dispute", { params: { path: { id: runId } }, body: { reason, ...signed } }),
+      this.core.api.POST("/api/runs/{id}/dispute", {
+        params: { path: { id: runId } },
+        body: { reason, ...signed, consent },
+      }),
     );
   }
 
@@ -205,9 +317,11 @@ export class Runs {
     return this.core.call(this.core.api.POST("/api/runs/{id}/resolve", { params: { path: { id: runId } }, body }));
   }
 
-  private async step(runId: number, step: Step, signer: SignerLike) {
+  private async step(runId: number, step: Step, signer: SignerLike, consentSigner?: SignerLike) {
     const signed = await this.core.signAction(signer, STEP_ACTION[step], "run", runId);
+    const action = STEP_CONSENT[step];
+    const body = action ? { ...signed, consent: await this.consent(runId, action, consentSigner ?? signer) } : signed;
     const path = `/api/runs/{id}/${step}` as "/api/runs/{id}/start";
-    return this.core.call(this.core.api.POST(path, { params: { path: { id: runId } }, body: signed }));
+    return this.core.call(this.core.api.POST(path, { params: { path: { id: runId } }, body: body as never }));
   }
 }

@@ -21,7 +21,7 @@ import { type SignerLike, toSigner } from "../signer.ts";
 export type OwnWallet = WalletClient<Transport, Chain | undefined, Account>;
 
 /** Seconds a permit stays valid from the current chain time. */
-const PERMIT_TTL_SECONDS = 3600n;
+export const PERMIT_TTL_SECONDS = 3600n;
 
 /** The address of a deployed platform contract (GET /api/config -> contracts). */
 export async function contractAddress(core: Core, name: string): Promise<Address> {

@@ -1,43 +1,58 @@
-// Subscriptions: recurring runs from a natural-language cadence, prepaid with a USDC transfer to the platform's
-// subscription account. Writes are signed (subscription-<create|topup|pause|resume|cancel>:subscription:<id>).
-import type { Address, Hex } from "viem";
-import { erc20Abi } from "../abi.ts";
+// Subscriptions: recurring runs from a natural-language cadence, prepaid in USDC into the SubscriptionVault contract
+// (escrowed per subscriber): the subscriber signs the vault's EIP-712 Subscribe terms and a USDC permit, the relayer
+// opens it. Writes are signed (subscription-<create|topup|pause|resume|cancel>:subscription:<id>).
+import type { Address } from "viem";
 import type { Core } from "../core.ts";
+import { subscribeTypedData } from "../protocol/subscription.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { Query } from "../types.ts";
-import { type OwnWallet, sendOwn } from "./shared.ts";
+import { signUsdcPermit } from "./shared.ts";
 
 export class Subscriptions {
   constructor(private readonly core: Core) {}
 
-  /** What the instructions mean (cadence, runs) and what they cost, plus where to pay. */
-  preview(instructions: string, rewardPerRun: bigint | string) {
+  /** What the instructions mean (cadence, next runs) and cost, the vault terms to sign (and nonce for a poster). */
+  preview(instructions: string, rewardPerRun: bigint | string, posterAddress?: Address) {
     return this.core.call(
       this.core.api.GET("/api/subscriptions/parse-cadence", {
-        params: { query: { instructions, rewardPerRun: String(rewardPerRun) } },
+        params: {
+          query: { instructions, rewardPerRun: String(rewardPerRun), ...(posterAddress ? { posterAddress } : {}) },
+        },
       }),
     );
   }
 
   /**
-   * Creates a subscription. Pay first: either pass `txHash` of your USDC transfer to the payment address, or a
-   * `wallet` and the SDK transfers `amount` (default: the whole cost) and waits for it.
+   * Creates a subscription prepaying `amount` (default: every run of a bounded schedule, one run of an open-ended
+   * one) into the vault: signs the Subscribe consent and the USDC permit (no ETH needed), the relayer opens it.
    */
-  async create(
-    input: { instructions: string; rewardPerRun: bigint | string; txHash?: Hex; wallet?: OwnWallet; amount?: bigint },
-    signer: SignerLike,
-  ) {
+  async create(input: { instructions: string; rewardPerRun: bigint | string; amount?: bigint }, signer: SignerLike) {
     const poster = toSigner(signer);
-    let txHash = input.txHash;
-    if (!txHash) {
-      const preview = await this.preview(input.instructions, input.rewardPerRun);
-      if (!input.wallet) throw new Error("subscriptions.create needs txHash or wallet");
-      txHash = await this.pay(
-        input.wallet,
-        preview.paymentAddress as Address,
-        input.amount ?? BigInt(preview.costs.total),
-      );
-    }
+    const preview = await this.preview(input.instructions, input.rewardPerRun, poster.address);
+    const amount = input.amount ?? BigInt(preview.costs.total ?? preview.costs.totalPerRun);
+    const vault = preview.vault as Address;
+    const config = await this.core.config();
+    const permit = await signUsdcPermit(this.core, poster, vault, amount);
+    const t = preview.terms;
+    this.core.progress("sign", `signing the subscription terms (${preview.detected.cadence}) for ${amount} base units`);
+    const consent = await poster.signTypedData(
+      subscribeTypedData({
+        vault,
+        chainId: config.chainId,
+        terms: {
+          subscriber: poster.address,
+          rewardPerRun: BigInt(t.rewardPerRun),
+          interval: t.interval,
+          startsAt: t.startsAt,
+          totalRuns: t.totalRuns,
+          runDuration: t.runDuration,
+          maxRevisions: t.maxRevisions,
+        },
+        amount,
+        nonce: BigInt(preview.nonce ?? "0"),
+        deadline: BigInt(permit.deadline),
+      }) as never,
+    );
     const signed = await this.core.signAction(poster, "subscription-create", "subscription", "new");
     return this.core.call(
       this.core.api.POST("/api/subscriptions", {
@@ -45,21 +60,13 @@ export class Subscriptions {
           instructions: input.instructions,
           rewardPerRun: String(input.rewardPerRun),
           posterAddress: poster.address,
-          txHash,
+          amount: amount.toString(),
+          startsAt: t.startsAt,
+          consent: { deadline: Number(permit.deadline), signature: consent },
+          permit: { deadline: Number(permit.deadline), signature: permit.signature },
           ...signed,
         },
       }),
-    );
-  }
-
-  /** Transfers `amount` USDC base units from the wallet to the subscription account; returns the txHash. */
-  async pay(wallet: OwnWallet, paymentAddress: Address, amount: bigint): Promise<Hex> {
-    const usdc = (await this.core.config()).usdc.address as Address;
-    return sendOwn(
-      this.core,
-      wallet,
-      { address: usdc, abi: erc20Abi, functionName: "transfer", args: [paymentAddress, amount] },
-      "subscription payment",
     );
   }
 
@@ -67,24 +74,29 @@ export class Subscriptions {
     return this.core.call(this.core.api.GET("/api/subscriptions", { params: { query } }));
   }
 
+  /** The subscription itself; its runs are `runs(id)`. */
   get(id: number) {
     return this.core.call(this.core.api.GET("/api/subscriptions/{id}", { params: { path: { id } } }));
   }
 
-  /** Adds `amount` paid by `txHash` (or transferred now from `wallet`). */
-  async topUp(id: number, input: { amount: bigint; txHash?: Hex; wallet?: OwnWallet }, signer: SignerLike) {
-    let txHash = input.txHash;
-    if (!txHash) {
-      if (!input.wallet) throw new Error("subscriptions.topUp needs txHash or wallet");
-      const { subscription } = await this.get(id);
-      const { paymentAddress } = await this.preview(subscription.instructions, subscription.rewardPerRun);
-      txHash = await this.pay(input.wallet, paymentAddress as Address, input.amount);
-    }
+  /** The runs the subscription created, oldest first (a page). */
+  runs(id: number, query: Query<"/api/subscriptions/{id}/runs", "get"> = {}) {
+    return this.core.call(this.core.api.GET("/api/subscriptions/{id}/runs", { params: { path: { id }, query } }));
+  }
+
+  /** Adds `amount` to the vault balance by a USDC permit (no ETH needed). */
+  async topUp(id: number, input: { amount: bigint }, signer: SignerLike) {
+    const { vault } = await this.preview("daily for 2 days x", "10000");
+    const permit = await signUsdcPermit(this.core, signer, vault as Address, input.amount);
     const signed = await this.core.signAction(signer, "subscription-topup", "subscription", id);
     return this.core.call(
       this.core.api.POST("/api/subscriptions/{id}/topup", {
         params: { path: { id } },
-        body: { amount: input.amount.toString(), txHash, ...signed },
+        body: {
+          amount: input.amount.toString(),
+          permit: { deadline: Number(permit.deadline), signature: permit.signature },
+          ...signed,
+        },
       }),
     );
   }
@@ -103,7 +115,7 @@ export class Subscriptions {
     );
   }
 
-  /** Cancels; the remaining balance is forfeited (see docs/subscriptions.md). */
+  /** Cancels; the vault refunds the unspent balance to the subscriber. */
   async cancel(id: number, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "subscription-cancel", "subscription", id);
     return this.core.call(this.core.api.DELETE("/api/subscriptions/{id}", { params: { path: { id } }, body: signed }));

@@ -13,4 +13,28 @@ export {
   specDomain,
 } from "./payment.ts";
 export { PERMIT_TYPES, permitTypedData } from "./permit.ts";
+export {
+  consentNonceKey,
+  deliverableHashOf,
+  RUN_CONSENT_ACTIONS,
+  RUN_CONSENT_TYPES,
+  RUN_ESCROW_EIP712_NAME,
+  RUN_ESCROW_EIP712_VERSION,
+  type RunConsentAction,
+  runConsentTypedData,
+} from "./run-consent.ts";
+export {
+  RECEIVE_WITH_AUTHORIZATION_TYPES,
+  RUN_FUNDING_TAG,
+  type RunTerms,
+  runFundingNonce,
+  runFundingTypedData,
+} from "./run-funding.ts";
 export { actionResource, buildActionMessage, CHAIN_ID } from "./signed-action.ts";
+export {
+  SUBSCRIBE_TYPES,
+  SUBSCRIPTION_VAULT_EIP712_NAME,
+  SUBSCRIPTION_VAULT_EIP712_VERSION,
+  type SubscriptionTerms,
+  subscribeTypedData,
+} from "./subscription.ts";

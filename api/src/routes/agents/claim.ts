@@ -8,23 +8,19 @@ import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
-import { hashClaimCode } from "./registration.ts";
+import {
+  finishClaim,
+  hasGeneratedWallet,
+  reopenClaim,
+  startClaim,
+  type WalletRow,
+  walletByClaimCodeHash,
+} from "../../stores/agent-wallets.ts";
+import { hashClaimCode } from "../../use-cases/agents/register-agent.ts";
 import { agentIdParam } from "./schemas.ts";
 
 export const claimMessage = (agentId: number, userAddress: string) =>
   `I claim agent ${agentId} to address ${userAddress}`;
-
-interface WalletRow {
-  wallet_address: string;
-  agent_id: string | null;
-  encrypted_key: Buffer | null;
-  claim_code_hash: string;
-  claim_expires_at: Date;
-  claim_state: string | null;
-  claimed_by: string | null;
-  key_redelivery_until: Date | null;
-  metadata_cid: string | null;
-}
 
 const claimInfo = z.object({
   agentId: z.number(),
@@ -77,14 +73,7 @@ const claimRoute = createRoute({
   },
 });
 
-async function walletByCode(deps: Deps, claimCode: string): Promise<WalletRow | undefined> {
-  const r = await deps.pool.query<WalletRow>(
-    `select w.*, p.metadata_cid from api.agent_wallet w left join api.agent_profile p on p.agent_id = w.agent_id
-      where w.claim_code_hash = $1 and w.agent_id is not null`,
-    [hashClaimCode(claimCode)],
-  );
-  return r.rows[0];
-}
+const walletByCode = (deps: Deps, claimCode: string) => walletByClaimCodeHash(deps, hashClaimCode(claimCode));
 
 function assertClaimable(row: WalletRow) {
   if (row.claim_state !== null) throw new ApiError(400, "CLAIM_ALREADY_USED", "this agent has already been claimed");
@@ -150,11 +139,7 @@ async function transferToClaimant(deps: Deps, id: number, row: WalletRow, userAd
     // Nothing can move any more: reopen the claim. An unknown outcome (timeout) keeps it CLAIMING for this
     // claimant, whose retry resumes the same transaction.
     if (refusedForGood(error)) {
-      await deps.pool.query(
-        `update api.agent_wallet set claim_state = null, claimed_by = null
-          where wallet_address = $1 and claim_state = 'CLAIMING' and claimed_by = $2`,
-        [row.wallet_address, userAddress],
-      );
+      await reopenClaim(deps, row.wallet_address, userAddress);
     }
     throw error;
   }
@@ -184,8 +169,7 @@ export const claimRoutes = router()
     const body = c.req.valid("json");
     const row = await walletByCode(deps, body.claimCode);
     if (!row || Number(row.agent_id) !== id) {
-      const exists = await deps.pool.query("select 1 from api.agent_wallet where agent_id = $1", [id]);
-      if (!exists.rowCount) throw errors.agentNotFound(id);
+      if (!(await hasGeneratedWallet(deps, id))) throw errors.agentNotFound(id);
       throw errors.notFound("CLAIM_CODE_INVALID", "claim code does not belong to this agent");
     }
     const userAddress = await assertSignedBy(deps, id, body);
@@ -194,12 +178,7 @@ export const claimRoutes = router()
     if (!isRedelivery(current, userAddress)) {
       assertClaimable(current);
       // Exactly one claimant moves the row out of the open state; the others see it claimed.
-      const won = await deps.pool.query(
-        `update api.agent_wallet set claim_state = 'CLAIMING', claimed_by = $2
-          where agent_id = $1 and claim_state is null and encrypted_key is not null and claim_expires_at > now()`,
-        [id, userAddress],
-      );
-      if (won.rowCount === 0) {
+      if (!(await startClaim(deps, id, userAddress))) {
         // A parallel request of the same claimant may have won: that one is a redelivery too.
         current = (await walletByCode(deps, body.claimCode))!;
         if (!isRedelivery(current, userAddress)) {
@@ -214,16 +193,10 @@ export const claimRoutes = router()
     const transfer = await transferToClaimant(deps, id, current, userAddress, privateKey);
     // The key stays (sealed) for a short redelivery window so a lost answer is never the only copy; then the
     // custody job erases it. Only this claimant, with the same code and a valid signature, can fetch it again.
-    const { rows } = await deps.pool.query<{ key_redelivery_until: Date }>(
-      `update api.agent_wallet
-          set claim_state = 'CLAIMED', claimed_at = coalesce(claimed_at, now()), claim_tx = $2,
-              key_redelivery_until = coalesce(key_redelivery_until, now() + make_interval(secs => $3))
-        where agent_id = $1 returning key_redelivery_until`,
-      [id, transfer.txHash, deps.env.CLAIM_KEY_REDELIVERY_SECONDS],
-    );
+    const redeliveryUntil = await finishClaim(deps, id, transfer.txHash, deps.env.CLAIM_KEY_REDELIVERY_SECONDS);
     // Read-your-writes for the common case; the answer never waits on (or fails with) the indexer.
     await deps.indexer.waitForBlock(BigInt(transfer.blockNumber), deps.env.INDEXER_WAIT_MS);
-    const erasedAt = rows[0]!.key_redelivery_until.toISOString();
+    const erasedAt = redeliveryUntil.toISOString();
     return c.json(
       {
         agentId: id,

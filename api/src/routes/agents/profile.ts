@@ -1,15 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
 import { isAddressEqual } from "viem";
+import { registrationFile } from "../../domain/registration-file.ts";
 import { errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-import { emitOrgEvent } from "../../webhooks/emit.ts";
-import { registrationFile } from "./metadata.ts";
-import { publishProfile } from "./profile-publish.ts";
-import { findAgent, slashHistory } from "./repository.ts";
+import { findAgent, slashHistory } from "../../stores/agents.ts";
+import { saveProfile, tokenUriIndexed } from "../../stores/profiles.ts";
+import { emitOrgEvent } from "../../stores/webhook-outbox.ts";
+import { publishProfile } from "../../use-cases/agents/publish-profile.ts";
+import { requireAgent } from "../../use-cases/guards.ts";
 import { agentDetail, agentIdParam, updateBody } from "./schemas.ts";
 import { toDetail } from "./views.ts";
 
@@ -33,8 +35,7 @@ export const profileRoutes = router().openapi(route, async (c) => {
   const deps = c.get("deps");
   const { id } = c.req.valid("param");
   const { message, signature, ...changes } = c.req.valid("json");
-  const agent = await findAgent(deps, id);
-  if (!agent) throw errors.agentNotFound(id);
+  const agent = await requireAgent(deps, id);
   const signer = await verifySignedAction(
     deps,
     { message, signature },
@@ -59,45 +60,30 @@ export const profileRoutes = router().openapi(route, async (c) => {
   // One relayed setTokenURI per agent per window, within daily quotas (429 before anything is saved).
   const published =
     `ipfs://${stored.cid}` === agent.metadataUri ? undefined : await publishProfile(deps, id, agent.owner, stored.uri);
-  await deps.pool.query(
-    `insert into api.agent_profile (agent_id, name, description, capabilities, programming_langs, domains, tools, endpoints, image, metadata_cid)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-     on conflict (agent_id) do update set name = $2, description = $3, capabilities = $4, programming_langs = $5,
-       domains = $6, tools = $7, endpoints = $8, image = $9, metadata_cid = $10, updated_at = now()`,
-    [
-      id,
-      next.name,
-      next.description,
-      next.capabilities,
-      next.programmingLangs,
-      next.domains,
-      next.tools,
-      JSON.stringify(next.endpoints),
-      next.image ?? null,
-      stored.cid,
-    ],
-  );
+  await saveProfile(deps, id, { ...next, endpoints: next.endpoints ?? {} }, stored.cid);
   if (published && !published.sent) {
     // Coalesced: saved and served now; on chain within PROFILE_COALESCE_SECONDS, together with later updates.
     const updated = (await findAgent(deps, id))!;
-    const [now, slashes] = await Promise.all([chainClock(deps).now(), slashHistory(deps, id)]);
+    const [now, slashes, { minStake }] = await Promise.all([
+      chainClock(deps).now(),
+      slashHistory(deps, id),
+      deps.params.current(),
+    ]);
     c.header("x-profile-publish", "coalesced");
     await emitOrgEvent(deps, "agent.updated", id, { agentId: id, name: next.name, changed: Object.keys(changes) });
-    return c.json(toDetail(updated, now, slashes), 202);
+    return c.json(toDetail(updated, now, minStake, slashes), 202);
   }
   await waitForIndexer(
     `profile of agent ${id}`,
-    async () =>
-      (
-        await deps.pool.query(`select 1 from ${deps.env.INDEXER_SCHEMA}.agent where id = $1 and metadata_uri = $2`, [
-          id,
-          stored.uri,
-        ])
-      ).rows[0],
+    async () => (await tokenUriIndexed(deps, id, stored.uri)) || undefined,
     deps.env.INDEXER_WAIT_MS,
   );
   const updated = (await findAgent(deps, id))!;
   await emitOrgEvent(deps, "agent.updated", id, { agentId: id, name: next.name, changed: Object.keys(changes) });
-  const [now, slashes] = await Promise.all([chainClock(deps).now(), slashHistory(deps, id)]);
-  return c.json(toDetail(updated, now, slashes), 200);
+  const [now, slashes, { minStake }] = await Promise.all([
+    chainClock(deps).now(),
+    slashHistory(deps, id),
+    deps.params.current(),
+  ]);
+  return c.json(toDetail(updated, now, minStake, slashes), 200);
 });

@@ -2,22 +2,18 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
-import { errorResponses, json } from "../../lib/schemas.ts";
-import { findAgent, listAgents, slashHistory } from "./repository.ts";
+import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
+import { findAgentDetail, listAgents } from "../../stores/agents.ts";
+import { requireAgent } from "../../use-cases/guards.ts";
 import { agentDetail, agentIdParam, agentListItem } from "./schemas.ts";
 import { toDetail, toListItem } from "./views.ts";
-
-export const pagination = z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() });
 
 const listRoute = createRoute({
   method: "get",
   path: "/api/agents",
   tags: ["agents"],
   request: {
-    query: z.object({
-      page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-    }),
+    query: z.object(pageQuery()),
   },
   responses: { 200: json(z.object({ agents: z.array(agentListItem), pagination }), "Agents"), ...errorResponses(400) },
 });
@@ -45,24 +41,23 @@ export const readRoutes = router()
     const { page, limit } = c.req.valid("query");
     // With an organization key the list holds that organization's agents only.
     const { agents, total } = await listAgents(deps, page, limit, c.get("org")?.id);
-    return c.json(
-      { agents: agents.map(toListItem), pagination: { page, limit, total, totalPages: Math.ceil(total / limit) } },
-      200,
-    );
+    return c.json({ agents: agents.map(toListItem), pagination: paginationOf(page, limit, total) }, 200);
   })
   .openapi(detailRoute, async (c) => {
     const deps = c.get("deps");
     const { id } = c.req.valid("param");
-    const agent = await findAgent(deps, id);
-    if (!agent) throw errors.agentNotFound(id);
-    const [now, slashes] = await Promise.all([chainClock(deps).now(), slashHistory(deps, id)]);
-    return c.json(toDetail(agent, now, slashes), 200);
+    const [found, now, { minStake }] = await Promise.all([
+      findAgentDetail(deps, id),
+      chainClock(deps).now(),
+      deps.params.current(),
+    ]);
+    if (!found) throw errors.agentNotFound(id);
+    return c.json(toDetail(found.agent, now, minStake, found.slashes), 200);
   })
   .openapi(cardRoute, async (c) => {
     const deps = c.get("deps");
     const { id } = c.req.valid("param");
-    const agent = await findAgent(deps, id);
-    if (!agent) throw errors.agentNotFound(id);
+    const agent = await requireAgent(deps, id);
     const base = deps.env.PUBLIC_URL;
     return c.json(
       {

@@ -6,8 +6,9 @@ import { idempotencyKeyOf } from "../../lib/idempotency.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
-import { reserveOrgAgentSlot } from "../organizations/quota.ts";
-import { CLAIM_CODE_TTL_DAYS, type Registered, registerAgent } from "./registration.ts";
+import { CLAIM_CODE_TTL_DAYS, type Registered, registerAgent } from "../../use-cases/agents/register-agent.ts";
+import { reserveOrgAgentSlot } from "../../use-cases/organizations/reserve-agent-slot.ts";
+import { orgSiteOrigin } from "../../use-cases/organizations/site-origin.ts";
 import { registerBody } from "./schemas.ts";
 
 export const registerResponse = z.object({
@@ -41,8 +42,10 @@ const route = createRoute({
 export function registrationAnswer(
   deps: Deps,
   { agentId, wallet, claimCode, txHash }: Registered,
+  /** An organization's site (its branded claim page) instead of PUBLIC_URL. */
+  claimOrigin?: string,
 ): z.infer<typeof registerResponse> {
-  const claimURL = `${deps.env.PUBLIC_URL}/claim/${claimCode}`;
+  const claimURL = `${claimOrigin ?? deps.env.PUBLIC_URL}/claim/${claimCode}`;
   return {
     agentId,
     claimCode,
@@ -68,5 +71,5 @@ export const registerRoutes = router().openapi(route, async (c) => {
       ? { orgId: org.id, beforeInsert: (client) => reserveOrgAgentSlot(client, org.id) }
       : { countAttempt: (db) => enforceRateLimit(c, "register", LIMITS.registration, db) }),
   });
-  return c.json(registrationAnswer(deps, registered), 201);
+  return c.json(registrationAnswer(deps, registered, org && (await orgSiteOrigin(deps, org.id))), 201);
 });

@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { activeStake } from "../../domain/agent-status.ts";
-import { type AgentRecord, isoFromSeconds, type SlashEntry, statusOf } from "./repository.ts";
+import { isoFromSeconds } from "../../lib/time.ts";
+import { type AgentRecord, type SlashEntry, statusOf } from "../../stores/agents.ts";
 import type { agentDetail, agentListItem } from "./schemas.ts";
 
 export function toListItem(agent: AgentRecord): z.infer<typeof agentListItem> {
@@ -17,7 +18,12 @@ export function toListItem(agent: AgentRecord): z.infer<typeof agentListItem> {
   };
 }
 
-export function toDetail(agent: AgentRecord, now: bigint, slashes: SlashEntry[]): z.infer<typeof agentDetail> {
+export function toDetail(
+  agent: AgentRecord,
+  now: bigint,
+  minStake: bigint,
+  slashes: SlashEntry[],
+): z.infer<typeof agentDetail> {
   return {
     ...toListItem(agent),
     id: agent.id,
@@ -25,7 +31,7 @@ export function toDetail(agent: AgentRecord, now: bigint, slashes: SlashEntry[])
     description: agent.profile.description,
     ownerAddress: agent.owner,
     endpoints: agent.profile.endpoints,
-    status: statusOf(agent, now),
+    status: statusOf(agent, now, minStake),
     stakedAmount: activeStake(agent.stake).toString(),
     stakedAt: agent.stakedAt === null ? null : isoFromSeconds(agent.stakedAt),
     slashHistory: JSON.stringify(slashes),

@@ -15,32 +15,26 @@ import {
   parseEventLogs,
   toBytes,
 } from "viem";
-import { parseSiweMessage } from "viem/siwe";
 import type { Deps } from "../../context.ts";
 import { ApiError, errors } from "../../errors.ts";
-import {
-  ACCESS_TOKEN_TTL_SECONDS,
-  issueAccessToken,
-  requireAccessToken,
-  revokeAccessToken,
-} from "../../lib/access-token.ts";
+import { requireAccessToken } from "../../lib/access-token.ts";
 import { router } from "../../lib/openapi.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
-import { verifySignedAction } from "../../lib/signed-action.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { getProposal, governor, listProposals, PROPOSAL_STATES, treasury, votingPower } from "./repository.ts";
 import {
   addressParam,
+  cancelBody,
   listQuery,
+  preparedCancel,
   preparedProposal,
   proposal,
+  proposalCanceled,
   proposalCreated,
   proposalIdParam,
   proposalList,
   proposeBody,
-  tokenBody,
-  tokenResult,
   treasuryResult,
   voteBody,
   voteResult,
@@ -57,25 +51,6 @@ const VOTE_REVERTS: RevertCodes = {
   GovernorInvalidSignature: { status: 400, code: "INVALID_BALLOT_SIGNATURE" },
   InvalidAccountNonce: { status: 400, code: "INVALID_BALLOT_SIGNATURE" },
 };
-
-const tokenRoute = createRoute({
-  method: "post",
-  path: "/api/auth/token",
-  tags: ["auth"],
-  summary:
-    "Sign in (EIP-4361 signed action governance-access:account:<address>) for a governance access token bound to " +
-    `the address; opaque, stored hashed, valid ${ACCESS_TOKEN_TTL_SECONDS} s`,
-  request: { body: jsonBody(tokenBody) },
-  responses: { 201: json(tokenResult, "Access token"), ...errorResponses(400, 401) },
-});
-
-const revokeRoute = createRoute({
-  method: "delete",
-  path: "/api/auth/token",
-  tags: ["auth"],
-  summary: "Revoke the bearer access token of this request",
-  responses: { 204: { description: "Revoked" }, ...errorResponses(401) },
-});
 
 const listRoute = createRoute({
   method: "get",
@@ -108,6 +83,21 @@ const proposeRoute = createRoute({
     200: json(preparedProposal, "Checked; send this transaction"),
     201: json(proposalCreated, "Proposal recorded"),
     ...errorResponses(400, 401, 403, 409, 504),
+  },
+});
+
+const cancelRoute = createRoute({
+  method: "post",
+  path: `${BASE}/proposals/{proposalId}/cancel`,
+  tags: TAG,
+  summary:
+    "The proposer cancels a pending proposal. Without txHash: check that the bearer is the proposer and the proposal " +
+    "is pending, and answer the Governor's cancel() transaction to send from that address. With txHash: verify " +
+    `that mined transaction canceled this proposal and answer it (canceled).${bearerNote}`,
+  request: { params: proposalIdParam, body: jsonBody(cancelBody) },
+  responses: {
+    200: json(preparedCancel.or(proposalCanceled), "Checked (send this transaction), or canceled"),
+    ...errorResponses(400, 401, 403, 404, 409, 504),
   },
 });
 
@@ -153,41 +143,17 @@ function insufficient(who: Address, votes: bigint, threshold: bigint): ApiError 
 }
 
 export const governanceRoutes = router()
-  .openapi(tokenRoute, async (c) => {
-    const deps = c.get("deps");
-    const body = c.req.valid("json");
-    let claimed: Address | undefined;
-    try {
-      claimed = parseSiweMessage(body.message).address;
-    } catch {
-      claimed = undefined;
-    }
-    if (!claimed) throw new ApiError(401, "INVALID_SIGNATURE", "not a Sign-In with Ethereum message");
-    const signer = await verifySignedAction(deps, body, {
-      action: "governance-access",
-      kind: "account",
-      id: getAddress(claimed),
-    });
-    const { accessToken, expiresAt } = await issueAccessToken(deps, signer);
-    return c.json(
-      {
-        accessToken,
-        tokenType: "Bearer" as const,
-        address: getAddress(signer),
-        scope: "governance",
-        expiresAt,
-        expiresIn: ACCESS_TOKEN_TTL_SECONDS,
-      },
-      201,
-    );
-  })
-  .openapi(revokeRoute, async (c) => {
-    await revokeAccessToken(c);
-    return c.body(null, 204);
-  })
   .openapi(listRoute, async (c) => {
     const deps = c.get("deps");
     const query = c.req.valid("query");
+    if (query.status === "expired") {
+      throw new ApiError(
+        400,
+        "UNSUPPORTED_STATUS_FILTER",
+        "no proposal is ever expired here: OpenZeppelin 5's GovernorTimelockControl has no grace period (a " +
+          "TimelockController operation does not expire), so a queued proposal stays queued until executed or canceled",
+      );
+    }
     const { proposals, total } = await listProposals(deps, query);
     return c.json({ proposals, total, limit: query.limit, offset: query.offset }, 200);
   })
@@ -277,6 +243,73 @@ export const governanceRoutes = router()
       201,
     );
   })
+  .openapi(cancelRoute, async (c) => {
+    const deps = c.get("deps");
+    const bearer = await requireAccessToken(c);
+    const id = BigInt(c.req.valid("param").proposalId);
+    const body = c.req.valid("json");
+    const g = governor(deps);
+    const current = await getProposal(deps, id);
+    if (!isAddressEqual(current.proposer as Address, bearer))
+      throw errors.forbidden("NOT_PROPOSER", `only the proposer ${current.proposer} may cancel proposal ${id}`);
+
+    if (!body.txHash) {
+      // OpenZeppelin 5: the proposer may cancel only while the proposal is pending (before voting opens).
+      if (current.status !== "pending")
+        throw errors.conflict(
+          "PROPOSAL_NOT_PENDING",
+          `proposal ${id} is ${current.status}; only a pending one can be canceled`,
+        );
+      const data = encodeFunctionData({
+        abi: g.abi,
+        functionName: "cancel",
+        args: [
+          current.targets.map((t) => getAddress(t)),
+          current.values.map((v) => BigInt(v)),
+          current.calldatas as Hex[],
+          keccak256(toBytes(current.description)),
+        ],
+      });
+      return c.json(
+        {
+          proposalId: id.toString(),
+          proposer: current.proposer,
+          status: current.status,
+          transaction: { to: g.address, data, value: "0" },
+          message: `Send this transaction from ${current.proposer} before voting opens (${current.voteStart}), then POST again with its txHash.`,
+        },
+        200,
+      );
+    }
+
+    const hash = body.txHash as Hex;
+    const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
+    if (!receipt) throw new ApiError(400, "TX_NOT_FOUND", `no confirmed transaction ${hash}`);
+    if (receipt.status !== "success") {
+      if (current.status !== "pending" && current.status !== "canceled")
+        throw errors.conflict("PROPOSAL_NOT_PENDING", `proposal ${id} is ${current.status}; the cancel reverted`);
+      throw new ApiError(400, "TX_FAILED", `transaction ${hash} reverted`);
+    }
+    const canceled = parseEventLogs({ abi: g.abi, logs: receipt.logs, eventName: "ProposalCanceled" }).some(
+      (l) => isAddressEqual(l.address, g.address) && l.args.proposalId === id,
+    );
+    if (!canceled) throw new ApiError(400, "PROPOSAL_MISMATCH", `transaction ${hash} did not cancel proposal ${id}`);
+    await waitForIndexer(
+      `proposal ${id} canceled`,
+      async () =>
+        (
+          await deps.pool.query(`select 1 from ${deps.views.names.proposal} where id = $1 and canceled`, [
+            id.toString(),
+          ])
+        ).rows[0],
+      deps.env.INDEXER_WAIT_MS,
+    );
+    const proposalNow = await getProposal(deps, id);
+    return c.json(
+      { success: true, proposal: proposalNow, txHash: hash, message: `Proposal ${id} is ${proposalNow.status}.` },
+      200,
+    );
+  })
   .openapi(voteRoute, async (c) => {
     const deps = c.get("deps");
     const voter = await requireAccessToken(c);
@@ -343,7 +376,7 @@ export const governanceRoutes = router()
       async () =>
         (
           await deps.pool.query(
-            `select 1 from ${deps.env.INDEXER_SCHEMA}.vote where proposal_id = $1 and lower(voter) = lower($2)`,
+            `select 1 from ${deps.views.names.vote} where proposal_id = $1 and lower(voter) = lower($2)`,
             [id.toString(), voter],
           )
         ).rows[0],

@@ -4,10 +4,13 @@ import { AgentHubGovernorAbi, AgentHubTokenAbi, TestUSDCAbi } from "@agenthub/co
 import { type Address, getAddress } from "viem";
 import type { Deps } from "../../context.ts";
 import { errors } from "../../errors.ts";
+import { isoFromSeconds } from "../../lib/time.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-import { isoFromSeconds } from "../agents/repository.ts";
 
-/** IGovernor.ProposalState, by enum value. */
+/**
+ * IGovernor.ProposalState, by enum value. OpenZeppelin 5's GovernorTimelockControl never answers Expired: a
+ * TimelockController operation has no grace period, so a queued proposal stays queued until executed or canceled.
+ */
 export const PROPOSAL_STATES = [
   "pending",
   "active",
@@ -55,8 +58,9 @@ export interface Proposal {
   forVotes: string;
   againstVotes: string;
   abstainVotes: string;
-  startBlock: number;
-  endBlock: number;
+  snapshot: number;
+  deadline: number;
+  clockMode: "mode=timestamp";
   eta: number | null;
   voteStart: string;
   voteEnd: string;
@@ -91,8 +95,9 @@ function toProposal(row: ProposalRow, status: ProposalStatus): Proposal {
     forVotes: row.for_votes,
     againstVotes: row.against_votes,
     abstainVotes: row.abstain_votes,
-    startBlock: Number(row.vote_start),
-    endBlock: Number(row.vote_end),
+    snapshot: Number(row.vote_start),
+    deadline: Number(row.vote_end),
+    clockMode: "mode=timestamp",
     eta: row.eta === null || row.eta === "0" ? null : Number(row.eta),
     voteStart: isoFromSeconds(BigInt(row.vote_start)),
     voteEnd: isoFromSeconds(BigInt(row.vote_end)),
@@ -119,18 +124,18 @@ export async function listProposals(
   filter: { status?: ProposalStatus; limit: number; offset: number },
 ): Promise<{ proposals: Proposal[]; total: number }> {
   const { now, quorum } = await clockAndQuorum(deps);
-  const schema = deps.env.INDEXER_SCHEMA;
+  const schema = deps.views.names;
   const where = filter.status ? `where (${DERIVED_STATUS}) = $3` : "";
   const params: unknown[] = [now.toString(), quorum.toString()];
   if (filter.status) params.push(filter.status);
   const [rows, count] = await Promise.all([
     deps.pool.query<ProposalRow>(
-      `select ${columns}, (${DERIVED_STATUS}) derived from ${schema}.proposal p ${where}
+      `select ${columns}, (${DERIVED_STATUS}) derived from ${schema.proposal} p ${where}
         order by p.created_at desc, p.id desc limit ${filter.limit} offset ${filter.offset}`,
       params,
     ),
     deps.pool.query<{ n: number }>(
-      `select count(*)::int n from ${schema}.proposal p ${where}`,
+      `select count(*)::int n from ${schema.proposal} p ${where}`,
       filter.status ? params : [],
     ),
   ]);
@@ -145,7 +150,7 @@ export async function listProposals(
 
 async function indexedProposal(deps: Deps, id: bigint): Promise<ProposalRow | undefined> {
   const r = await deps.pool.query<ProposalRow>(
-    `select ${columns}, 'pending' derived from ${deps.env.INDEXER_SCHEMA}.proposal p where p.id = $1`,
+    `select ${columns}, 'pending' derived from ${deps.views.names.proposal} p where p.id = $1`,
     [id.toString()],
   );
   return r.rows[0];
@@ -180,7 +185,7 @@ export async function votingPower(deps: Deps, who: Address) {
     deps.chain.readContract({ ...token(deps), functionName: "delegates", args: [who] }),
     deps.chain.readContract({ ...governor(deps), functionName: "nonces", args: [who] }),
     deps.pool.query<{ address: string }>(
-      `select address from ${deps.env.INDEXER_SCHEMA}.token_holder
+      `select address from ${deps.views.names.tokenHolder}
         where lower(delegate) = lower($1) and lower(address) <> lower($1) order by address`,
       [who],
     ),

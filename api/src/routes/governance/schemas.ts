@@ -16,7 +16,12 @@ export const addressParam = z.object({ address: address.openapi({ param: { name:
 export const proposalStatus = z.enum(PROPOSAL_STATES).openapi("ProposalStatus");
 
 export const listQuery = z.object({
-  status: proposalStatus.optional().openapi({ param: { name: "status", in: "query" } }),
+  status: proposalStatus.optional().openapi({
+    param: { name: "status", in: "query" },
+    description:
+      "the Governor's state, lowercase. Not `expired`: OpenZeppelin 5's timelock has no grace period, so no " +
+      "proposal ever expires (400 UNSUPPORTED_STATUS_FILTER)",
+  }),
   ...offsetPageQuery(20),
 });
 
@@ -29,16 +34,21 @@ export const proposal = z
     forVotes: z.string().openapi({ description: "18-decimal token units" }),
     againstVotes: z.string(),
     abstainVotes: z.string(),
-    startBlock: z.number().openapi({
-      description: "vote start on the Governor's clock: the token uses the timestamp clock, so unix seconds",
+    snapshot: z.number().openapi({
+      description:
+        "the spec's startBlock: proposalSnapshot(), the timepoint votes are counted at; voting opens after it. The " +
+        "token uses the ERC-6372 timestamp clock, so this is unix seconds, not a block number",
     }),
-    endBlock: z.number().openapi({ description: "vote end on the Governor's clock (unix seconds)" }),
+    deadline: z.number().openapi({
+      description: "the spec's endBlock: proposalDeadline(), the last timepoint of voting (unix seconds)",
+    }),
+    clockMode: z.literal("mode=timestamp").openapi({ description: "the Governor's CLOCK_MODE()" }),
     eta: z
       .number()
       .nullable()
       .openapi({ description: "unix seconds the timelock allows execution; null unless queued" }),
-    voteStart: z.string().openapi({ description: "startBlock as an ISO time" }),
-    voteEnd: z.string().openapi({ description: "endBlock as an ISO time" }),
+    voteStart: z.string().openapi({ description: "snapshot as an ISO time" }),
+    voteEnd: z.string().openapi({ description: "deadline as an ISO time" }),
     targets: z.array(z.string()),
     values: z.array(z.string()).openapi({ description: "wei, as strings" }),
     calldatas: z.array(z.string()),
@@ -89,6 +99,28 @@ export const proposalCreated = z
   .object({ success: z.boolean(), proposal, txHash: z.string(), message: z.string() })
   .openapi("ProposalCreated");
 
+export const cancelBody = z.object({
+  txHash: txHash.optional().openapi({
+    description:
+      "the proposer's own cancel(targets, values, calldatas, descriptionHash) transaction; without it the API checks " +
+      "that the bearer may cancel and answers the transaction to send",
+  }),
+});
+
+export const preparedCancel = z
+  .object({
+    proposalId: z.string(),
+    proposer: z.string(),
+    status: proposalStatus,
+    transaction: z.object({ to: z.string(), data: z.string(), value: z.string() }),
+    message: z.string(),
+  })
+  .openapi("PreparedCancel");
+
+export const proposalCanceled = z
+  .object({ success: z.boolean(), proposal, txHash: z.string(), message: z.string() })
+  .openapi("ProposalCanceled");
+
 export const voteBody = z.object({
   support: z.union([z.literal(0), z.literal(1), z.literal(2)]).openapi({ description: "0 against, 1 for, 2 abstain" }),
   reason: z.string().max(2000).optional(),
@@ -132,22 +164,3 @@ export const treasuryResult = z
     balances: z.record(z.string(), z.string()).openapi({ description: "USDC, the governance token symbol, ETH" }),
   })
   .openapi("Treasury");
-
-export const tokenBody = z.object({
-  message: z.string().min(1).max(4000).openapi({
-    description:
-      "EIP-4361 message whose resources include urn:agenthub:governance-access:account:<checksummed address>",
-  }),
-  signature: hexSignature,
-});
-
-export const tokenResult = z
-  .object({
-    accessToken: z.string(),
-    tokenType: z.literal("Bearer"),
-    address: z.string(),
-    scope: z.string(),
-    expiresAt: z.string(),
-    expiresIn: z.number(),
-  })
-  .openapi("AccessToken");

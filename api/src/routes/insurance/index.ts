@@ -5,7 +5,7 @@ import { InsurancePoolAbi } from "@agenthub/common/generated/abis";
 import { createRoute } from "@hono/zod-openapi";
 import { getAddress, type Hex, isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
-import { ApiError, errors } from "../../errors.ts";
+import { ApiError, apiError, errors } from "../../errors.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { eventArgs } from "../../lib/events.ts";
 import { router } from "../../lib/openapi.ts";
@@ -14,10 +14,8 @@ import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
+import { isoFromSeconds } from "../../lib/time.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-import { findAgent, isoFromSeconds } from "../agents/repository.ts";
-import { chainNow } from "../runs/escrow.ts";
-import { getRun } from "../runs/repository.ts";
 import {
   claimability,
   claimsOfRun,
@@ -26,8 +24,12 @@ import {
   hasCoverage,
   indexedInsuranceTx,
   pendingWithdrawal,
+  recordInsuranceStake,
   stakeEntries,
-} from "./repository.ts";
+} from "../../stores/insurance.ts";
+import { requireAgent } from "../../use-cases/guards.ts";
+import { chainNow } from "../runs/escrow.ts";
+import { getRun } from "../runs/repository.ts";
 import {
   agentIdParam,
   agentStakes,
@@ -149,12 +151,6 @@ function refusalMessage(state: Awaited<ReturnType<typeof claimability>>, bountyI
   }
 }
 
-async function requireAgent(deps: Deps, id: number) {
-  const agent = await findAgent(deps, id);
-  if (!agent) throw errors.agentNotFound(id);
-  return agent;
-}
-
 function positiveAmount(value: string): bigint {
   const amount = BigInt(value);
   if (amount === 0n) throw new ApiError(400, "INVALID_AMOUNT", "amountUsdc must be greater than 0");
@@ -210,12 +206,8 @@ export const insuranceRoutes = router()
       hash = relayed.txHash;
       mode = "PERMIT";
     }
-    const inserted = await deps.pool.query(
-      `insert into api.insurance_stake_record (tx_hash, agent_id, wallet_address, amount, mode)
-       values ($1, $2, $3, $4, $5) on conflict do nothing`,
-      [hash.toLowerCase(), agent.id, wallet, amount.toString(), mode],
-    );
-    if (inserted.rowCount !== 1) throw new ApiError(400, "TX_ALREADY_USED", `transaction ${hash} was already recorded`);
+    if (!(await recordInsuranceStake(deps, { txHash: hash, agentId: agent.id, wallet, amount, mode })))
+      throw apiError("TX_ALREADY_USED", `transaction ${hash} was already recorded`);
     await waitForInsuranceTx(deps, hash, "STAKED");
     const stake = await coverageSummary(deps, agent.id);
     return c.json(

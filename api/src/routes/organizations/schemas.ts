@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { ISOLATION_LEVELS, PLAN_NAMES, ROLES } from "../../domain/plans.ts";
 import { httpUrl } from "../../lib/schemas.ts";
 import { WEBHOOK_EVENTS } from "../../webhooks/events.ts";
-import { ISOLATION_LEVELS, PLAN_NAMES } from "./plans.ts";
 
 const hexColor = z
   .string()
@@ -86,6 +86,8 @@ export const organizationView = z
       members: z.number().nullable(),
       webhooks: z.number(),
       customDomain: z.boolean(),
+      paymentsPerDay: z.number().nullable().openapi({ description: "x402 payments per UTC day; null: unlimited" }),
+      apiCallsPerMonth: z.number().nullable().openapi({ description: "API calls per UTC month; null: unlimited" }),
     }),
   })
   .openapi("Organization");
@@ -123,11 +125,20 @@ export const patchBody = z
     adminEmail: z.email().max(254).optional(),
     /** Admin token only. */
     plan: z.enum(PLAN_NAMES).optional(),
+    /** Admin token only: the organization's own quotas (enterprise "custom"); null: the plan's value. */
+    quotas: z
+      .object({
+        paymentsPerDay: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+        apiCallsPerMonth: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+      })
+      .strict()
+      .optional()
+      .openapi({ description: "platform admin token only: per-organization quotas; null restores the plan's" }),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, "nothing to update");
 
-export const memberRole = z.enum(["admin", "developer", "viewer"]);
+export const memberRole = z.enum(ROLES);
 export const memberView = z
   .object({ id: z.string(), email: z.string(), role: memberRole, createdAt: z.string() })
   .openapi("OrganizationMember");

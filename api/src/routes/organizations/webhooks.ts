@@ -1,20 +1,13 @@
 // Webhook management: register (url, events, optional secret; a secret is generated when missing and shown once),
 // list, delete, and the delivery log of one webhook. Delivery itself: api/src/webhooks/dispatch.ts.
-import { randomBytes } from "node:crypto";
-import { isIP } from "node:net";
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../../context.ts";
-import { withTransaction } from "../../db/transaction.ts";
-import { ApiError } from "../../errors.ts";
-import { addressAllowed, classifyAddress } from "../../jobs/ssrf.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
-import { allowPrivateWebhookTargets, encryptSecret } from "../../webhooks/dispatch.ts";
-import { generateWebhookSecret, webhookSecretProblem } from "../../webhooks/signature.ts";
-import { authorizeOrg } from "./auth.ts";
-import { PLANS } from "./plans.ts";
-import { findOrg } from "./repository.ts";
+import type { WebhookRow } from "../../stores/org-webhooks.ts";
+import { createWebhook } from "../../use-cases/organizations/create-webhook.ts";
+import { removeWebhook } from "../../use-cases/organizations/delete-webhook.ts";
+import { listOrgWebhooks } from "../../use-cases/organizations/list-webhooks.ts";
+import { listDeliveries } from "../../use-cases/organizations/webhook-deliveries.ts";
 import { deliveryView, orgIdParam, webhookBody, webhookView } from "./schemas.ts";
 
 const tags = ["organizations"];
@@ -71,130 +64,47 @@ const deliveriesRoute = createRoute({
   },
 });
 
-interface WebhookRow {
-  id: string;
-  url: string;
-  events: string[];
-  created_at: Date;
-}
-
 const view = (w: WebhookRow) => ({
   id: w.id,
   url: w.url,
   events: w.events as z.infer<typeof webhookView>["events"],
-  createdAt: w.created_at.toISOString(),
+  createdAt: w.createdAt.toISOString(),
 });
-
-async function authorized(c: Context<AppEnv>, id: string) {
-  authorizeOrg(c, id, true);
-  return findOrg(c.get("deps"), id);
-}
-
-async function findWebhook(c: Context<AppEnv>, orgId: string, webhookId: string): Promise<WebhookRow> {
-  const { rows } = await c
-    .get("deps")
-    .pool.query<WebhookRow>("select id, url, events, created_at from api.org_webhook where id = $1 and org_id = $2", [
-      webhookId,
-      orgId,
-    ]);
-  if (!rows[0]) throw new ApiError(404, "WEBHOOK_NOT_FOUND", `webhook ${webhookId} does not exist`);
-  return rows[0];
-}
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export const webhookRoutes = router()
   .openapi(createRoute_, async (c) => {
-    const deps = c.get("deps");
     const { id } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const org = await authorized(c, id);
-    const url = new URL(body.url);
-    if (url.username || url.password) {
-      throw new ApiError(400, "INVALID_WEBHOOK_URL", "the webhook URL must not carry credentials");
-    }
-    // Literal addresses are checked now; host names are resolved and checked on every delivery.
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(host) && !addressAllowed(classifyAddress(host), allowPrivateWebhookTargets(deps))) {
-      throw new ApiError(400, "INVALID_WEBHOOK_URL", `webhooks cannot target ${host}`);
-    }
-    const secretProblem = body.secret === undefined ? null : webhookSecretProblem(body.secret);
-    if (secretProblem) throw new ApiError(400, "INVALID_WEBHOOK_SECRET", secretProblem);
-    const secret = body.secret ?? generateWebhookSecret();
-    const webhookId = `wh_${randomBytes(12).toString("hex")}`;
-    return await withTransaction(deps.pool, async (client) => {
-      await client.query("select 1 from api.organization where id = $1 for update", [id]);
-      const n = await client.query<{ n: number }>("select count(*)::int n from api.org_webhook where org_id = $1", [
-        id,
-      ]);
-      const limit = PLANS[org.plan].webhooks;
-      if (n.rows[0]!.n >= limit) {
-        throw new ApiError(403, "PLAN_LIMIT_REACHED", `the ${org.plan} plan allows ${limit} webhooks`);
-      }
-      const { rows } = await client.query<WebhookRow>(
-        `insert into api.org_webhook (id, org_id, url, events, secret_enc) values ($1, $2, $3, $4, $5)
-         returning id, url, events, created_at`,
-        [webhookId, id, url.href, body.events, encryptSecret(deps, webhookId, secret)],
-      );
-      return c.json({ ...view(rows[0]!), secret }, 201);
-    });
+    const { webhook, secret } = await createWebhook(c.get("deps"), { orgId: id, ...c.req.valid("json") });
+    return c.json({ ...view(webhook), secret }, 201);
   })
   .openapi(listRoute, async (c) => {
-    const { id } = c.req.valid("param");
-    await authorized(c, id);
-    const { rows } = await c
-      .get("deps")
-      .pool.query<WebhookRow>(
-        "select id, url, events, created_at from api.org_webhook where org_id = $1 order by created_at, id",
-        [id],
-      );
-    return c.json({ webhooks: rows.map(view) }, 200);
+    const webhooks = await listOrgWebhooks(c.get("deps"), { orgId: c.req.valid("param").id });
+    return c.json({ webhooks: webhooks.map(view) }, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const { id, webhookId } = c.req.valid("param");
-    await authorized(c, id);
-    await findWebhook(c, id, webhookId);
-    await c.get("deps").pool.query("delete from api.org_webhook where id = $1 and org_id = $2", [webhookId, id]);
+    await removeWebhook(c.get("deps"), { orgId: id, webhookId });
     return c.json({ deleted: true as const, id: webhookId }, 200);
   })
   .openapi(deliveriesRoute, async (c) => {
     const { id, webhookId } = c.req.valid("param");
-    const { limit } = c.req.valid("query");
-    await authorized(c, id);
-    await findWebhook(c, id, webhookId);
-    const { rows } = await c.get("deps").pool.query<{
-      id: string;
-      event_id: string;
-      event: string;
-      status: "pending" | "delivered" | "failed";
-      attempts: number;
-      last_status_code: number | null;
-      last_error: string | null;
-      last_attempt_at: Date | null;
-      next_attempt_at: Date;
-      delivered_at: Date | null;
-      created_at: Date;
-    }>(
-      `select d.id::text, d.event_id, e.event, d.status, d.attempts, d.last_status_code, d.last_error,
-              d.last_attempt_at, d.next_attempt_at, d.delivered_at, d.created_at
-         from api.webhook_delivery d join api.org_event e on e.id = d.event_id
-        where d.webhook_id = $1 order by d.id desc limit $2`,
-      [webhookId, limit],
-    );
+    const rows = await listDeliveries(c.get("deps"), { orgId: id, webhookId, limit: c.req.valid("query").limit });
     return c.json(
       {
         deliveries: rows.map((d) => ({
-          id: d.id,
-          eventId: d.event_id,
+          id: String(d.id),
+          eventId: d.eventId,
           event: d.event,
-          status: d.status,
+          status: d.status as "pending" | "delivered" | "failed",
           attempts: d.attempts,
-          lastStatusCode: d.last_status_code,
-          lastError: d.last_error,
-          lastAttemptAt: iso(d.last_attempt_at),
-          nextAttemptAt: d.status === "pending" ? iso(d.next_attempt_at) : null,
-          deliveredAt: iso(d.delivered_at),
-          createdAt: d.created_at.toISOString(),
+          lastStatusCode: d.lastStatusCode,
+          lastError: d.lastError,
+          lastAttemptAt: iso(d.lastAttemptAt),
+          nextAttemptAt: d.status === "pending" ? iso(d.nextAttemptAt) : null,
+          deliveredAt: iso(d.deliveredAt),
+          createdAt: d.createdAt.toISOString(),
         })),
       },
       200,

@@ -1,11 +1,15 @@
 // Request and response schemas of the Reports API (supplement §Reports).
 import { z } from "@hono/zod-openapi";
-import { REPORT_CATEGORIES, REPORT_STATUSES, RISK_STATUSES } from "../../domain/report-risk.ts";
+import {
+  EVIDENCE_MAX,
+  EVIDENCE_MIN,
+  REPORT_CATEGORIES,
+  REPORT_STATUSES,
+  RISK_STATUSES,
+} from "../../domain/report-risk.ts";
 import { hexSignature, pathId } from "../../lib/schemas.ts";
 
 /** Evidence is trimmed, then must be 10..4000 characters (INVALID_EVIDENCE otherwise). */
-export const EVIDENCE_MIN = 10;
-export const EVIDENCE_MAX = 4000;
 
 export const agentIdParam = z.object({ agentId: pathId("agentId") });
 export const reportIdParam = z.object({ reportId: pathId("reportId") });

@@ -1,26 +1,31 @@
-// Every step after funding: one signed request -> one RunEscrow transaction (relayed) -> the indexed run.
+// Every step after funding: one signed request carrying the party's on-chain consent -> one RunEscrow
+// `...BySig` transaction (relayed; the escrow verifies the consent) -> the indexed run.
 
 import type { RelayResult } from "@agenthub/relayer/relayer";
+import { deliverableHashOf, type RunConsentAction } from "@agenthub/sdk/protocol";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { CID } from "multiformats/cid";
-import { type Address, type Hex, isAddressEqual, toHex } from "viem";
+import { type Address, type Hex, isAddressEqual } from "viem";
+import { requireAdmin } from "../../auth/admin.ts";
 import type { AppEnv, Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { ApiError, errors } from "../../errors.ts";
-import { requireAdmin } from "../../lib/admin.ts";
 import { isAgentWalletOrOwner } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
-import { emitOrgEvent } from "../../webhooks/emit.ts";
-import { findAgent, statusOf } from "../agents/repository.ts";
+import { findAgent, statusOf } from "../../stores/agents.ts";
+import { emitOrgEvent } from "../../stores/webhook-outbox.ts";
+import { emitBountyCompleted } from "../../webhooks/bounty-events.ts";
 import { agentStatus } from "../agents/schemas.ts";
+import { requireConsent } from "./consent.ts";
 import { checkClaim } from "./eligibility.ts";
-import { chainNow, claimTimeout, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
+import { chainNow, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
 import { getRun, isoFromSeconds, type RunRecord } from "./repository.ts";
 import {
+  type ConsentInput,
   claimBody,
+  consentedOnly,
   feedbackBody,
   reasonBody,
   resolveBody,
@@ -30,7 +35,7 @@ import {
   signedOnly,
   submitBody,
 } from "./schemas.ts";
-import { CLAIM_TIMEOUT_SECONDS, type RunState } from "./state.ts";
+import type { RunState } from "./state.ts";
 import { toRunDetail } from "./views.ts";
 
 type Actor = "poster" | "agent" | "party";
@@ -74,8 +79,8 @@ interface StepSpec {
   actor: Actor;
   from: readonly RunState[];
   verb: string;
-  /** Extra checks and the escrow call, under the run's lock (the run is freshly read). */
-  send: (deps: Deps, run: RunRecord) => Promise<RelayResult>;
+  /** Extra checks and the escrow call, under the run's lock (the run is freshly read); `signer` signed the message. */
+  send: (deps: Deps, run: RunRecord, signer: Address) => Promise<RelayResult>;
   detail?: (run: RunRecord, side: "poster" | "agent") => Record<string, unknown>;
   done: (run: RunRecord) => string;
   /** After the step is indexed (e.g. an organization webhook event). */
@@ -91,7 +96,7 @@ async function runStep(c: Context<AppEnv>, id: number, signed: { message: string
     if (spec.actor !== "poster" && run.agentId === null) assertState(run, spec.from, spec.verb);
     const side = assertActor(run, signer, spec.actor);
     assertState(run, spec.from, spec.verb);
-    const result = await spec.send(deps, run);
+    const result = await spec.send(deps, run, signer);
     await recordAction(deps, {
       runId: id,
       action: spec.action,
@@ -109,6 +114,21 @@ async function runStep(c: Context<AppEnv>, id: number, signed: { message: string
 }
 
 const onchain = (run: RunRecord) => run.onchainRunId!;
+
+/**
+ * Relays `<action>BySig` with the consent the request carries (checked first: signer, deadline, nonce, signature).
+ * Claim takes the agent, submit the deliverable hash.
+ */
+async function relayConsented(
+  deps: Deps,
+  run: RunRecord,
+  action: Exclude<RunConsentAction, "claim" | "submit">,
+  consent: ConsentInput,
+  signer: Address,
+): Promise<RelayResult> {
+  const c = await requireConsent(deps, run, action, consent, signer);
+  return relayEscrow(deps, `${action}BySig`, [onchain(run), c]);
+}
 
 const signedRoute = <T extends z.ZodTypeAny>(path: string, summary: string, body: T) =>
   createRoute({
@@ -141,7 +161,7 @@ const claimRoute = createRoute({
   },
 });
 
-const startRoute = signedRoute("start", "Agent starts work: CLAIMED -> IN_PROGRESS (start-run)", signedOnly);
+const startRoute = signedRoute("start", "Agent starts work: CLAIMED -> IN_PROGRESS (start-run)", consentedOnly);
 const submitRoute = signedRoute(
   "submit",
   "Agent submits (or resubmits) the deliverable: -> SUBMITTED (submit-run)",
@@ -150,7 +170,7 @@ const submitRoute = signedRoute(
 const approveRoute = signedRoute(
   "approve",
   "Poster approves: reward to the agent's owner, fee accrued for the treasury -> APPROVED (approve-run)",
-  signedOnly,
+  consentedOnly,
 );
 const revisionRoute = signedRoute(
   "request-revision",
@@ -170,11 +190,11 @@ const disputeRoute = signedRoute(
 const cancelRoute = signedRoute(
   "cancel",
   "Poster cancels an OPEN run: reward + fee refunded -> CANCELLED (cancel-run)",
-  signedOnly,
+  consentedOnly,
 );
 const timeoutRoute = signedRoute(
   "timeout-slash",
-  "Poster slashes an agent with no submission 7 days after its claim, or no resubmission 7 days after a revision request: refund + stake slash -> TIMED_OUT (timeout-slash)",
+  "Poster slashes an agent with no submission within the escrow's claim timeout (RunEscrow.claimTimeout, 7 days at deployment, a governance parameter) after its claim, or no resubmission that long after a revision request: refund + stake slash -> TIMED_OUT (timeout-slash)",
   signedOnly,
 );
 const resolveRoute = createRoute({
@@ -206,15 +226,19 @@ export const actionRoutes = router()
     }
     const relayed = await withRunLock(deps, id, async () => {
       const run = await getRun(deps, id);
-      const now = await chainNow(deps);
-      const fresh = (await findAgent(deps, agent.id))!;
-      const problems = checkClaim(run, fresh, now).problems;
+      const [now, fresh, { minStake }] = await Promise.all([
+        chainNow(deps),
+        findAgent(deps, agent.id),
+        deps.params.fresh(),
+      ]);
+      const problems = checkClaim(run, fresh!, now, minStake).problems;
       const runProblem = problems.find((p) => p.status === 400);
       if (runProblem) throw new ApiError(400, "RUN_NOT_AVAILABLE", runProblem.message);
       const agentProblem = problems[0];
       if (agentProblem) throw new ApiError(403, agentProblem.code, agentProblem.message);
       const unavailable = { status: 400 as const, code: "RUN_NOT_AVAILABLE" };
-      const result = await relayEscrow(deps, "claim", [onchain(run), BigInt(agent.id)], {
+      const consent = await requireConsent(deps, run, "claim", body.consent, signer, { agentId: agent.id });
+      const result = await relayEscrow(deps, "claimBySig", [onchain(run), BigInt(agent.id), consent], {
         overrides: { RunEscrowInvalidState: unavailable, RunEscrowDeadlinePassed: unavailable },
       });
       await recordAction(deps, {
@@ -228,24 +252,29 @@ export const actionRoutes = router()
       return result;
     });
     await waitForRunTx(deps, relayed);
-    const [run, updated] = await Promise.all([getRun(deps, id), findAgent(deps, agent.id)]);
-    await emitOrgEvent(deps, "bounty.claimed", agent.id, {
-      bountyId: id,
-      agentId: agent.id,
-      reward: run.reward.toString(),
-      txHash: relayed.txHash,
-    });
+    const [run, updated, params] = await Promise.all([
+      getRun(deps, id),
+      findAgent(deps, agent.id),
+      deps.params.current(),
+    ]);
+    await emitOrgEvent(
+      deps,
+      "bounty.claimed",
+      agent.id,
+      { bountyId: id, agentId: agent.id, reward: run.reward.toString(), txHash: relayed.txHash },
+      `bounty.claimed:${id}:${relayed.txHash.toLowerCase()}`,
+    );
     return c.json(
       {
         success: true,
         run: await toRunDetail(deps, run),
         agent: {
           id: agent.id,
-          status: statusOf(updated!, await chainNow(deps)),
+          status: statusOf(updated!, await chainNow(deps), params.minStake),
           stakedAmount: activeStake(updated!.stake).toString(),
         },
         txHash: relayed.txHash,
-        message: `Agent ${agent.id} claimed run ${id}. Start with POST /api/runs/${id}/start, submit before ${isoFromSeconds(run.claimedAt! + CLAIM_TIMEOUT_SECONDS)} or the stake can be slashed.`,
+        message: `Agent ${agent.id} claimed run ${id}. Start with POST /api/runs/${id}/start, submit before ${isoFromSeconds(run.claimedAt! + params.claimTimeout)} or the stake can be slashed.`,
       },
       200,
     );
@@ -259,7 +288,7 @@ export const actionRoutes = router()
         actor: "agent",
         from: ["CLAIMED"],
         verb: "start",
-        send: (deps, run) => relayEscrow(deps, "start", [onchain(run)]),
+        send: (deps, run, signer) => relayConsented(deps, run, "start", body.consent, signer),
         done: (run) => `Run ${run.id} is IN_PROGRESS.`,
       }),
       200,
@@ -267,7 +296,7 @@ export const actionRoutes = router()
   })
   .openapi(submitRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const { message, signature, deliverable, deliverableHash } = c.req.valid("json");
+    const { message, signature, deliverable, deliverableHash, consent } = c.req.valid("json");
     let stored: string | undefined;
     return c.json(
       await runStep(
@@ -279,15 +308,13 @@ export const actionRoutes = router()
           actor: "agent",
           from: ["CLAIMED", "IN_PROGRESS", "REVISION_REQUESTED"],
           verb: "submit",
-          send: async (deps, run) => {
-            let hash = deliverableHash as Hex | undefined;
-            if (deliverable !== undefined) {
-              // The chain keeps the sha-256 of the stored bytes: the deliverable's CID can be rebuilt from it.
-              const put = await deps.ipfs.putJson(deliverable);
-              stored = put.uri;
-              hash = toHex(CID.parse(put.cid).multihash.digest);
-            }
-            return relayEscrow(deps, "submit", [onchain(run), hash!]);
+          send: async (deps, run, signer) => {
+            // The chain keeps the sha-256 of the stored JSON text: the deliverable's CID can be rebuilt from it, and
+            // the agent's consent names it before anything is stored.
+            const hash = (deliverable === undefined ? deliverableHash : deliverableHashOf(deliverable)) as Hex;
+            const c = await requireConsent(deps, run, "submit", consent, signer, { deliverableHash: hash });
+            if (deliverable !== undefined) stored = (await deps.ipfs.putJson(deliverable)).uri;
+            return relayEscrow(deps, "submitBySig", [onchain(run), hash, c]);
           },
           detail: () => (stored ? { deliverableUri: stored } : {}),
           done: (run) =>
@@ -306,14 +333,8 @@ export const actionRoutes = router()
         actor: "poster",
         from: ["SUBMITTED"],
         verb: "approve",
-        send: (deps, run) => relayEscrow(deps, "approve", [onchain(run)]),
-        after: (deps, run, txHash) =>
-          emitOrgEvent(deps, "bounty.completed", run.agentId, {
-            bountyId: run.id,
-            agentId: run.agentId,
-            reward: run.reward.toString(),
-            txHash,
-          }),
+        send: (deps, run, signer) => relayConsented(deps, run, "approve", body.consent, signer),
+        after: (deps, run, txHash) => emitBountyCompleted(deps, run, txHash),
         done: (run) =>
           `Run ${run.id} is APPROVED: ${run.reward} base units paid to agent ${run.agentId}'s owner, ${run.fee} kept as the platform fee.`,
       }),
@@ -322,21 +343,21 @@ export const actionRoutes = router()
   })
   .openapi(revisionRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const { feedback, ...signed } = c.req.valid("json");
+    const { feedback, consent, ...signed } = c.req.valid("json");
     return c.json(
       await runStep(c, id, signed, {
         action: "request-revision",
         actor: "poster",
         from: ["SUBMITTED"],
         verb: "request a revision of",
-        send: (deps, run) => {
+        send: (deps, run, signer) => {
           if (run.revisions >= run.maxRevisions) {
             throw errors.conflict(
               "REVISIONS_EXHAUSTED",
               `all ${run.maxRevisions} revision(s) are used; approve, reject or dispute`,
             );
           }
-          return relayEscrow(deps, "requestRevision", [onchain(run)]);
+          return relayConsented(deps, run, "requestRevision", consent, signer);
         },
         detail: () => ({ feedback }),
         done: (run) =>
@@ -347,21 +368,21 @@ export const actionRoutes = router()
   })
   .openapi(rejectRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const { reason, ...signed } = c.req.valid("json");
+    const { reason, consent, ...signed } = c.req.valid("json");
     return c.json(
       await runStep(c, id, signed, {
         action: "reject-run",
         actor: "poster",
         from: ["SUBMITTED"],
         verb: "reject",
-        send: (deps, run) => {
+        send: (deps, run, signer) => {
           if (run.revisions < run.maxRevisions) {
             throw errors.conflict(
               "REVISIONS_REMAINING",
               `a run can be rejected only after all revisions: ${run.revisions} of ${run.maxRevisions} used`,
             );
           }
-          return relayEscrow(deps, "reject", [onchain(run)]);
+          return relayConsented(deps, run, "reject", consent, signer);
         },
         detail: () => ({ reason }),
         done: (run) => `Run ${run.id} is REJECTED: ${run.reward + run.fee} base units refunded to the poster.`,
@@ -371,14 +392,14 @@ export const actionRoutes = router()
   })
   .openapi(disputeRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const { reason, ...signed } = c.req.valid("json");
+    const { reason, consent, ...signed } = c.req.valid("json");
     return c.json(
       await runStep(c, id, signed, {
         action: "dispute-run",
         actor: "party",
         from: ["SUBMITTED", "REVISION_REQUESTED"],
         verb: "dispute",
-        send: (deps, run) => relayEscrow(deps, "dispute", [onchain(run)]),
+        send: (deps, run, signer) => relayConsented(deps, run, "dispute", consent, signer),
         detail: () => ({ reason }),
         done: (run) => `Run ${run.id} is DISPUTED; an arbiter resolves it for the agent or the poster.`,
       }),
@@ -394,7 +415,7 @@ export const actionRoutes = router()
         actor: "poster",
         from: ["OPEN"],
         verb: "cancel",
-        send: (deps, run) => relayEscrow(deps, "cancel", [onchain(run)]),
+        send: (deps, run, signer) => relayConsented(deps, run, "cancel", body.consent, signer),
         done: (run) => `Run ${run.id} is CANCELLED: ${run.reward + run.fee} base units refunded to the poster.`,
       }),
       200,
@@ -412,7 +433,8 @@ export const actionRoutes = router()
         send: async (deps, run) => {
           // The escrow's timeout (a governance parameter) runs from the claim, or from the last revision request.
           const revision = run.state === "REVISION_REQUESTED";
-          const availableAt = (revision ? run.revisionRequestedAt! : run.claimedAt!) + (await claimTimeout(deps));
+          const availableAt =
+            (revision ? run.revisionRequestedAt! : run.claimedAt!) + (await deps.params.fresh()).claimTimeout;
           if ((await chainNow(deps)) < availableAt) {
             throw errors.conflict(
               "TIMEOUT_NOT_REACHED",
@@ -438,14 +460,20 @@ export const actionRoutes = router()
     const relayed = await withRunLock(deps, id, async () => {
       const run = await getRun(deps, id);
       assertState(run, ["DISPUTED"], "resolve");
-      const result = await relayEscrow(deps, "resolve", [onchain(run), outcome === "agent"]);
+      if (!deps.arbiter) {
+        throw errors.unavailable(
+          "ARBITER_NOT_CONFIGURED",
+          "disputes are resolved by RunEscrow's ARBITER_ROLE (not the relayer): set ARBITER_PRIVATE_KEY, or resolve from the arbiter's wallet",
+        );
+      }
+      const result = await deps.arbiter.resolve(onchain(run), outcome === "agent");
       await recordAction(deps, {
         runId: id,
         action: "resolve-run",
         signer: null,
         agentId: run.agentId,
         txHash: result.txHash,
-        detail: { by: "admin", outcome, ...(note ? { note } : {}) },
+        detail: { by: "admin", arbiter: deps.arbiter.address, outcome, ...(note ? { note } : {}) },
       });
       return result;
     });
@@ -453,12 +481,7 @@ export const actionRoutes = router()
     const run = await getRun(deps, id);
     // Resolved for the agent, the run is APPROVED and paid: a completion like an approval by the poster.
     if (outcome === "agent") {
-      await emitOrgEvent(deps, "bounty.completed", run.agentId, {
-        bountyId: run.id,
-        agentId: run.agentId,
-        reward: run.reward.toString(),
-        txHash: relayed.txHash,
-      });
+      await emitBountyCompleted(deps, run, relayed.txHash);
     }
     return c.json(
       {

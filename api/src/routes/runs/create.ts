@@ -1,16 +1,17 @@
-// Creating (DRAFT, off chain) and funding (RunEscrow.createRunWithPermit through the relayer, or a direct
-// createRun transaction the poster sent) a run.
+// Creating (DRAFT, off chain) and funding (RunEscrow.createRunWithAuthorization through the relayer with the
+// poster's terms-bound EIP-3009 authorization, or a direct createRun transaction the poster sent) a run.
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { createRoute } from "@hono/zod-openapi";
 import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
+import { withTransaction } from "../../db/transaction.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
-import { verifiedPermit } from "../../lib/permit.ts";
 import { currentFeeBps } from "../../lib/protocol.ts";
+import { checkFundingAuthorization } from "../../lib/run-funding.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
-import { emitOrgEventForAddress } from "../../webhooks/emit.ts";
+import { recordBountyCreated } from "../../webhooks/bounty-events.ts";
 import { chainNow, recordAction, relayEscrow, waitForRunTx, withRunLock } from "./escrow.ts";
 import { getRun, type RunRecord } from "./repository.ts";
 import { createBody, fundBody, runActionResult, runIdParam } from "./schemas.ts";
@@ -34,7 +35,7 @@ const fundRoute = createRoute({
   path: "/api/runs/{id}/fund",
   tags: ["runs"],
   summary:
-    "Fund a DRAFT: the relayer submits createRunWithPermit with the poster's EIP-2612 permit for reward + 5% fee, or a direct createRun txHash is verified -> OPEN",
+    "Fund a DRAFT: the relayer submits createRunWithAuthorization with the poster's EIP-3009 authorization of reward + fee bound to the run's terms, or a direct createRun txHash is verified -> OPEN",
   request: { params: runIdParam, body: jsonBody(fundBody) },
   responses: { 200: json(runActionResult, "Funded"), ...errorResponses(400, 401, 403, 404, 409, 504) },
 });
@@ -61,50 +62,45 @@ function runCreatedFor(deps: Deps, logs: Funding["logs"], run: RunRecord): RunCr
     .filter((a) => a.metadataUri === run.requestUri);
 }
 
-async function fundWithPermit(
+async function fundWithAuthorization(
   deps: Deps,
   run: RunRecord,
-  permit: { deadline: number; signature: string },
+  authorization: { validBefore: number; signature: string },
 ): Promise<Funding> {
   const now = await chainNow(deps);
   if (run.deadline <= now) throw new ApiError(400, "DEADLINE_PASSED", `run ${run.id}'s deadline has passed`);
-  if (BigInt(permit.deadline) <= now) throw new ApiError(400, "INVALID_PERMIT", "the permit has expired");
   const amount = run.reward + run.fee;
-  const balance = await deps.chain.readContract({
-    address: deps.deployments.usdc.address,
-    abi: TestUSDCAbi,
-    functionName: "balanceOf",
-    args: [run.poster as Address],
-  });
-  if (balance < amount) {
-    throw new ApiError(
-      400,
-      "INSUFFICIENT_BALANCE",
-      `the poster holds ${balance} USDC base units; funding needs ${amount}`,
-    );
+  const poster = getAddress(run.poster);
+  const terms = {
+    poster,
+    reward: run.reward,
+    deadline: run.deadline,
+    maxRevisions: run.maxRevisions,
+    metadataUri: run.requestUri,
+  };
+  const auth = { validBefore: BigInt(authorization.validBefore), signature: authorization.signature as Hex };
+  const { used } = await checkFundingAuthorization(deps, terms, amount, auth, now);
+  if (!used) {
+    const balance = await deps.chain.readContract({
+      address: deps.deployments.usdc.address,
+      abi: TestUSDCAbi,
+      functionName: "balanceOf",
+      args: [poster],
+    });
+    if (balance < amount) {
+      throw new ApiError(
+        400,
+        "INSUFFICIENT_BALANCE",
+        `the poster holds ${balance} USDC base units; funding needs ${amount}`,
+      );
+    }
   }
-  const { r, s, v } = await verifiedPermit(deps, {
-    owner: run.poster,
-    spender: deps.deployments.contracts.RunEscrow.address,
-    value: amount,
-    deadline: BigInt(permit.deadline),
-    signature: permit.signature,
-  });
-  // One relayed funding per draft, ever: a retried or concurrent request gets the same transaction.
+  // One relayed funding per draft, ever: a retried or concurrent request gets the same transaction (an
+  // authorization already used is answered from that record, or refused by the token: AUTHORIZATION_USED).
   const result = await relayEscrow(
     deps,
-    "createRunWithPermit",
-    [
-      getAddress(run.poster),
-      run.reward,
-      run.deadline,
-      run.maxRevisions,
-      run.requestUri,
-      BigInt(permit.deadline),
-      v,
-      r,
-      s,
-    ],
+    "createRunWithAuthorization",
+    [poster, run.reward, run.deadline, run.maxRevisions, run.requestUri, auth.validBefore, auth.signature],
     { idempotencyKey: `run-fund:${run.id}` },
   );
   const created = runCreatedFor(deps, result.logs, run)[0];
@@ -194,7 +190,7 @@ export const createRoutes = router()
         success: true,
         run: await toRunDetail(deps, run),
         txHash: null,
-        message: `Draft stored at ${stored.uri}. Fund it with POST /api/runs/${id}/fund (a permit for ${run.reward + run.fee} base units: reward + platform fee).`,
+        message: `Draft stored at ${stored.uri}. Fund it with POST /api/runs/${id}/fund (an EIP-3009 authorization of ${run.reward + run.fee} base units, reward + platform fee, bound to this run's terms).`,
       },
       201,
     );
@@ -209,15 +205,19 @@ export const createRoutes = router()
     const funding = await withRunLock(deps, id, async () => {
       const run = await getRun(deps, id);
       if (run.onchainRunId !== null) throw errors.conflict("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
-      const funded = body.permit
-        ? await fundWithPermit(deps, run, body.permit)
+      const funded = body.authorization
+        ? await fundWithAuthorization(deps, run, body.authorization)
         : await fundFromTx(deps, run, body.txHash as Hex);
       try {
-        const updated = await deps.pool.query(
-          `update api.run set onchain_run_id = $2, funding_tx = $3, funded_at = now() where id = $1 and onchain_run_id is null`,
-          [id, funded.onchainRunId.toString(), funded.txHash.toLowerCase()],
-        );
-        if (updated.rowCount !== 1) throw errors.conflict("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
+        await withTransaction(deps.pool, async (client) => {
+          const updated = await client.query(
+            `update api.run set onchain_run_id = $2, funding_tx = $3, funded_at = now() where id = $1 and onchain_run_id is null`,
+            [id, funded.onchainRunId.toString(), funded.txHash.toLowerCase()],
+          );
+          if (updated.rowCount !== 1) throw errors.conflict("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
+          // The run is on chain and OPEN: bounty.created for the organizations of the poster's agents.
+          await recordBountyCreated(client, deps.views.names.agent, run, funded.txHash);
+        });
       } catch (error) {
         if ((error as { code?: string }).code === "23505") {
           throw new ApiError(400, "TX_ALREADY_USED", `the escrow run in ${funded.txHash} already funds another run`);
@@ -229,16 +229,6 @@ export const createRoutes = router()
     });
     await waitForRunTx(deps, funding);
     const run = await getRun(deps, id);
-    // The run is on chain and OPEN: "bounty.created" for an organization agent that posted it.
-    await emitOrgEventForAddress(deps, "bounty.created", run.poster, (agentId) => ({
-      bountyId: id,
-      agentId,
-      poster: run.poster,
-      title: run.title,
-      reward: run.reward.toString(),
-      deadline: new Date(Number(run.deadline) * 1000).toISOString(),
-      txHash: funding.txHash,
-    }));
     return c.json(
       {
         success: true,

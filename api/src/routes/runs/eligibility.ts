@@ -1,7 +1,7 @@
 // Who may claim a run: the same checks back GET claim-eligibility and POST claim.
 import { type Hex, isAddressEqual } from "viem";
-import { type AgentStatus, activeStake, MIN_STAKE } from "../../domain/agent-status.ts";
-import { type AgentRecord, statusOf } from "../agents/repository.ts";
+import { type AgentStatus, activeStake } from "../../domain/agent-status.ts";
+import { type AgentRecord, statusOf } from "../../stores/agents.ts";
 import type { RunRecord } from "./repository.ts";
 
 export interface ClaimProblem {
@@ -15,11 +15,14 @@ export interface ClaimProblem {
 export interface ClaimCheck {
   status: AgentStatus;
   stakedAmount: bigint;
+  /** The vault's minimum stake the check used (a governance parameter). */
+  minStake: bigint;
   problems: ClaimProblem[];
 }
 
-export function checkClaim(run: RunRecord, agent: AgentRecord, now: bigint): ClaimCheck {
-  const status = statusOf(agent, now);
+/** `minStake`: StakeVault.minStake as of now (deps.params). */
+export function checkClaim(run: RunRecord, agent: AgentRecord, now: bigint, minStake: bigint): ClaimCheck {
+  const status = statusOf(agent, now, minStake);
   const stakedAmount = activeStake(agent.stake);
   const problems: ClaimProblem[] = [];
   if (run.state !== "OPEN") {
@@ -35,11 +38,11 @@ export function checkClaim(run: RunRecord, agent: AgentRecord, now: bigint): Cla
       message: `agent ${agent.id} is frozen after a slash; it must stake again`,
     });
   }
-  if (stakedAmount < MIN_STAKE) {
+  if (stakedAmount < minStake) {
     problems.push({
       code: "INSUFFICIENT_STAKE",
       status: 403,
-      message: `agent ${agent.id} has ${stakedAmount} staked; claiming needs at least ${MIN_STAKE} (20 USDC)`,
+      message: `agent ${agent.id} has ${stakedAmount} staked; claiming needs at least ${minStake} (the vault's minimum stake)`,
     });
   }
   const poster = run.poster as Hex;
@@ -53,5 +56,5 @@ export function checkClaim(run: RunRecord, agent: AgentRecord, now: bigint): Cla
       message: `agent ${agent.id} already failed run ${run.id}`,
     });
   }
-  return { status, stakedAmount, problems };
+  return { status, stakedAmount, minStake, problems };
 }

@@ -6,7 +6,6 @@ import type { RelayResult } from "@agenthub/relayer/relayer";
 import type { ContractFunctionArgs, ContractFunctionName } from "viem";
 import type { Deps } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
-import { ChainClock } from "../../lib/chain-time.ts";
 import { runEventCount, stakeEventCount } from "../../lib/indexed-events.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
@@ -43,21 +42,12 @@ export async function withRunLock<T>(deps: Deps, id: number, fn: () => Promise<T
   }
 }
 
-/** RunEscrow's claim timeout (a governance parameter): also the time an agent has to resubmit after a revision request. */
-export async function claimTimeout(deps: Deps): Promise<bigint> {
-  return deps.chain.readContract({
-    address: deps.deployments.contracts.RunEscrow.address,
-    abi: RunEscrowAbi,
-    functionName: "claimTimeout",
-  });
-}
-
 /** Latest chain time, uncached: deadline and timeout checks must agree with the next block. */
-export const chainNow = (deps: Deps) => new ChainClock(deps.chain, 0).now();
+export const chainNow = (deps: Deps) => deps.clock.fresh();
 
 type EscrowWrite = ContractFunctionName<typeof RunEscrowAbi, "nonpayable">;
 
-/** Contract custom errors (and token errors under createRunWithPermit) -> the API's stable codes. */
+/** Contract custom errors (and token errors under createRunWithAuthorization) -> the API's stable codes. */
 const REVERT_CODES: RevertCodes = {
   RunEscrowInvalidState: { status: 409, code: "INVALID_RUN_STATE" },
   RunEscrowDeadlinePassed: { status: 400, code: "DEADLINE_PASSED" },
@@ -69,7 +59,14 @@ const REVERT_CODES: RevertCodes = {
   RunEscrowRevisionsExhausted: { status: 409, code: "REVISIONS_EXHAUSTED" },
   RunEscrowRevisionsRemaining: { status: 409, code: "REVISIONS_REMAINING" },
   RunEscrowTimeoutNotReached: { status: 409, code: "TIMEOUT_NOT_REACHED" },
-  ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
+  // The party's on-chain consent (the API checks it first; these are races, e.g. the same consent sent twice).
+  RunEscrowWrongSigner: { status: 403, code: "CONSENT_SIGNER_MISMATCH" },
+  RunEscrowConsentExpired: { status: 400, code: "CONSENT_EXPIRED" },
+  RunEscrowInvalidConsent: { status: 403, code: "INVALID_CONSENT" },
+  InvalidAccountNonce: { status: 409, code: "CONSENT_NONCE_USED" },
+  ERC3009InvalidSignature: { status: 400, code: "INVALID_AUTHORIZATION" },
+  ERC3009InvalidAuthorizationTime: { status: 400, code: "INVALID_AUTHORIZATION" },
+  ERC3009UsedAuthorization: { status: 409, code: "AUTHORIZATION_USED" },
   ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
 };
 
@@ -98,14 +95,14 @@ export async function waitForRunTx(deps: Deps, result: Pick<RelayResult, "txHash
   const { RunEscrow, StakeVault } = deps.deployments.contracts;
   const escrowLogs = runEventCount(RunEscrow.address, result.logs);
   const vaultLogs = stakeEventCount(StakeVault.address, result.logs);
-  const schema = deps.env.INDEXER_SCHEMA;
+  const schema = deps.views.names;
   const hash = result.txHash.toLowerCase();
   await waitForIndexer(
     `run transaction ${hash}`,
     async () => {
       const r = await deps.pool.query<{ runs: number; stakes: number }>(
-        `select (select count(*)::int from ${schema}.run_event where tx_hash = $1) runs,
-                (select count(*)::int from ${schema}.stake_event where tx_hash = $1) stakes`,
+        `select (select count(*)::int from ${schema.runEvent} where tx_hash = $1) runs,
+                (select count(*)::int from ${schema.stakeEvent} where tx_hash = $1) stakes`,
         [hash],
       );
       const row = r.rows[0]!;

@@ -1,10 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { MIN_STAKE } from "../../domain/agent-status.ts";
-import { errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
-import { errorResponses, json } from "../../lib/schemas.ts";
-import { pagination } from "../agents/read.ts";
-import { findAgent } from "../agents/repository.ts";
+import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
+import { requireAgent } from "../../use-cases/guards.ts";
 import { checkClaim } from "./eligibility.ts";
 import { chainNow } from "./escrow.ts";
 import { getRun, listRuns, runEvents } from "./repository.ts";
@@ -15,11 +12,10 @@ const listRoute = createRoute({
   method: "get",
   path: "/api/runs",
   tags: ["runs"],
-  summary: "Runs, newest first",
+  summary: "Runs, newest first (with an organization key: the organization's runs)",
   request: {
     query: z.object({
-      page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
+      ...pageQuery(),
       state: runState.optional(),
       minReward: z
         .string()
@@ -72,11 +68,12 @@ export const readRoutes = router()
       limit: q.limit,
       state: q.state,
       minReward: q.minReward === undefined ? undefined : BigInt(q.minReward),
+      orgId: c.get("org")?.id,
     });
     return c.json(
       {
         runs: runs.map(toRunListItem),
-        pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) },
+        pagination: paginationOf(q.page, q.limit, total),
       },
       200,
     );
@@ -90,9 +87,9 @@ export const readRoutes = router()
     const deps = c.get("deps");
     const run = await getRun(deps, c.req.valid("param").id);
     const { agentId } = c.req.valid("query");
-    const agent = await findAgent(deps, agentId);
-    if (!agent) throw errors.agentNotFound(agentId);
-    const check = checkClaim(run, agent, await chainNow(deps));
+    const agent = await requireAgent(deps, agentId);
+    const [now, { minStake }] = await Promise.all([chainNow(deps), deps.params.current()]);
+    const check = checkClaim(run, agent, now, minStake);
     return c.json(
       {
         eligible: check.problems.length === 0,
@@ -102,7 +99,7 @@ export const readRoutes = router()
           id: agent.id,
           status: check.status,
           stakedAmount: check.stakedAmount.toString(),
-          hasMinStake: check.stakedAmount >= MIN_STAKE,
+          hasMinStake: check.stakedAmount >= check.minStake,
         },
         run: { id: run.id, state: run.state, reward: run.reward.toString() },
       },

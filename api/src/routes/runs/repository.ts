@@ -1,8 +1,12 @@
 // Reads runs: the API's draft row joined with the indexer's view of the escrow (chain wins once funded).
+
 import type { Deps } from "../../context.ts";
+import type { ChainNames } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import { errors } from "../../errors.ts";
 import { currentFeeBps } from "../../lib/protocol.ts";
-import { isoFromSeconds } from "../agents/repository.ts";
+import { isoFromSeconds } from "../../lib/time.ts";
+import { orgRunCondition } from "../../stores/org-scope.ts";
 import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "./state.ts";
 
 export interface RunRecord {
@@ -67,7 +71,7 @@ interface Row {
   claim_signer: string | null;
 }
 
-function runSelect(schema: string): string {
+function runSelect(schema: ChainNames): string {
   return `
   select r.id::text, r.poster_address, r.title, r.description, r.reward::text d_reward, r.deadline::text d_deadline,
          r.max_revisions d_max_revisions, r.request_cid, r.onchain_run_id::text, r.funding_tx, r.created_at,
@@ -81,9 +85,9 @@ function runSelect(schema: string): string {
            where ra.run_id = r.id and ra.action = 'claim-run' and ra.agent_id = c.agent_id
            order by ra.id desc limit 1) claim_signer
     from api.run r
-    left join ${schema}.run c on c.id = r.onchain_run_id
-    left join ${schema}.agent a on a.id = c.agent_id
-    left join ${schema}.stake s on s.agent_id = c.agent_id`;
+    left join ${schema.run} c on c.id = r.onchain_run_id
+    left join ${schema.agent} a on a.id = c.agent_id
+    left join ${schema.stake} s on s.agent_id = c.agent_id`;
 }
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
@@ -130,7 +134,7 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
 }
 
 export async function findRun(deps: Deps, id: number): Promise<RunRecord | undefined> {
-  const r = await deps.pool.query<Row>(`${runSelect(deps.env.INDEXER_SCHEMA)} where r.id = $1`, [id]);
+  const r = await deps.pool.query<Row>(prepared(`${runSelect(deps.views.names)} where r.id = $1`, [id]));
   return (await toRecords(deps, r.rows))[0];
 }
 
@@ -151,10 +155,12 @@ export interface RunFilter {
   limit: number;
   state?: RunState;
   minReward?: bigint;
+  /** Only the organization's runs (its agents work on or post them). */
+  orgId?: string;
 }
 
 export async function listRuns(deps: Deps, filter: RunFilter): Promise<{ runs: RunRecord[]; total: number }> {
-  const schema = deps.env.INDEXER_SCHEMA;
+  const schema = deps.views.names;
   const where: string[] = [];
   const params: unknown[] = [];
   if (filter.state === "DRAFT") where.push("r.onchain_run_id is null");
@@ -169,15 +175,22 @@ export async function listRuns(deps: Deps, filter: RunFilter): Promise<{ runs: R
     params.push(filter.minReward.toString());
     where.push(`coalesce(c.reward, r.reward) >= $${params.length}::numeric`);
   }
+  if (filter.orgId !== undefined) {
+    params.push(filter.orgId);
+    where.push(orgRunCondition(schema.agent, `$${params.length}`, "c.agent_id", "r.poster_address"));
+  }
   const clause = where.length ? `where ${where.join(" and ")}` : "";
-  const countSql = `select count(*)::text n from api.run r left join ${schema}.run c on c.id = r.onchain_run_id ${clause}`;
+  const countSql = `select count(*)::text n from api.run r left join ${schema.run} c on c.id = r.onchain_run_id ${clause}`;
   const pageParams = [...params, filter.limit, (filter.page - 1) * filter.limit];
   const [rows, count] = await Promise.all([
+    // Filters only choose which conditions appear (values are parameters): a bounded set of statements.
     deps.pool.query<Row>(
-      `${runSelect(schema)} ${clause} order by r.id desc limit $${params.length + 1} offset $${params.length + 2}`,
-      pageParams,
+      prepared(
+        `${runSelect(schema)} ${clause} order by r.id desc limit $${params.length + 1} offset $${params.length + 2}`,
+        pageParams,
+      ),
     ),
-    deps.pool.query<{ n: string }>(countSql, params),
+    deps.pool.query<{ n: string }>(prepared(countSql, params)),
   ]);
   return { runs: await toRecords(deps, rows.rows), total: Number(count.rows[0]!.n) };
 }
@@ -215,7 +228,7 @@ export async function runEvents(deps: Deps, run: RunRecord): Promise<RunEventRec
   }>(
     `select e.kind, e.state, e.agent_id::text, e.actor, e.amount::text, e.tx_hash, e.block_number::text, e.log_index,
             e.timestamp::text, ra.signer, ra.action, ra.detail
-       from ${deps.env.INDEXER_SCHEMA}.run_event e
+       from ${deps.views.names.runEvent} e
        left join lateral (
          select signer, action, detail from api.run_action
           where run_id = $2 and tx_hash = e.tx_hash order by id limit 1

@@ -24,6 +24,21 @@ export const signedFields = {
   signature: hexSignature,
 };
 
+/** The `consent` field of every relayed run step. */
+export const consentField = z
+  .object({
+    signer: address.optional().openapi({ description: "who signed it (default: the signer of the request's message)" }),
+    nonce: z.string().regex(/^\d{1,78}$/, "uint256 as a decimal string"),
+    deadline: z.number().int().positive().openapi({ description: "unix seconds (chain time)" }),
+    signature: hexSignature,
+  })
+  .strict()
+  .openapi("RunConsent", {
+    description:
+      "EIP-712 RunConsent of the poster (approve, request-revision, reject, cancel, dispute) or of the agent token's owner (claim, start, submit, dispute), for RunEscrow's ...BySig; see GET /api/runs/{id}/consent",
+  });
+export type ConsentInput = z.infer<typeof consentField>;
+
 export const runListItem = z
   .object({
     bountyId: z.number().openapi({ description: "run id; stable from DRAFT on" }),
@@ -32,7 +47,10 @@ export const runListItem = z
     title: z.string(),
     ipfsHash: z.string().openapi({ description: "ipfs:// URI of the request JSON" }),
     reward: z.string().openapi({ description: "USDC base units" }),
-    fee: z.string().openapi({ description: "5% platform fee, escrowed with the reward" }),
+    fee: z.string().openapi({
+      description:
+        "platform fee at the escrow's fee rate (RunEscrow.feeBps: 5% at deployment, set by governance; a funded run keeps its own), escrowed with the reward",
+    }),
     deadline: z.string(),
     state: runState,
     claimedBy: z.number().nullable(),
@@ -78,24 +96,38 @@ export const createBody = z
 export const fundBody = z
   .object({
     ...signedFields,
-    permit: z
+    authorization: z
       .object({
-        deadline: z.number().int().positive().openapi({ description: "permit deadline, unix seconds" }),
+        validBefore: z
+          .number()
+          .int()
+          .positive()
+          .openapi({ description: "unix seconds (chain time) from which the token refuses it" }),
         signature: hexSignature.openapi({
-          description: "EIP-2612 permit by the poster: spender RunEscrow, value reward + fee",
+          description:
+            "the poster's EIP-3009 ReceiveWithAuthorization (USDC domain): to RunEscrow, value reward + fee, validAfter 0, nonce RunEscrow.fundingNonce(poster, reward, deadline, maxRevisions, ipfsHash) (SDK: runFundingTypedData)",
         }),
       })
       .optional(),
     txHash: txHash.optional().openapi({ description: "a createRun transaction the poster sent directly" }),
   })
   .strict()
-  .refine((b) => (b.permit === undefined) !== (b.txHash === undefined), "give exactly one of permit or txHash");
+  .refine(
+    (b) => (b.authorization === undefined) !== (b.txHash === undefined),
+    "give exactly one of authorization or txHash",
+  );
 
-export const claimBody = z.object({ agentId: z.number().int().positive(), walletAddress: address, ...signedFields });
+export const claimBody = z.object({
+  agentId: z.number().int().positive(),
+  walletAddress: address,
+  ...signedFields,
+  consent: consentField,
+});
 
 export const submitBody = z
   .object({
     ...signedFields,
+    consent: consentField,
     deliverable: z
       .union([z.string().min(1).max(32_000), z.record(z.string(), z.unknown())])
       .optional()
@@ -113,8 +145,14 @@ export const submitBody = z
   );
 
 export const signedOnly = z.object(signedFields).strict();
-export const feedbackBody = z.object({ ...signedFields, feedback: z.string().trim().min(1).max(5000) }).strict();
-export const reasonBody = z.object({ ...signedFields, reason: z.string().trim().min(1).max(5000) }).strict();
+/** A step the relayer submits for its party: the signed request plus the party's on-chain consent. */
+export const consentedOnly = z.object({ ...signedFields, consent: consentField }).strict();
+export const feedbackBody = z
+  .object({ ...signedFields, consent: consentField, feedback: z.string().trim().min(1).max(5000) })
+  .strict();
+export const reasonBody = z
+  .object({ ...signedFields, consent: consentField, reason: z.string().trim().min(1).max(5000) })
+  .strict();
 export const resolveBody = z
   .object({ outcome: z.enum(["agent", "poster"]), note: z.string().trim().max(5000).optional() })
   .strict();

@@ -71,7 +71,4 @@ export const HELD_STATES: readonly RunState[] = [
 export const TERMINAL_STATES: readonly RunState[] = ["APPROVED", "REJECTED", "CANCELLED", "TIMED_OUT"];
 
 /** Platform fee at `feeBps` (RunEscrow's rate, set by governance), rounded up exactly as the escrow does. */
-export { FEE_BPS, feeOf } from "../../domain/fee.ts";
-
-/** No submission within this long after the claim lets the poster slash (RunEscrow.CLAIM_TIMEOUT). */
-export const CLAIM_TIMEOUT_SECONDS = 7n * 24n * 3600n;
+export { feeOf } from "../../domain/fee.ts";

@@ -1,15 +1,30 @@
-// Subscriptions: recurring runs from a natural-language cadence, prepaid in USDC (reward + 5% fee per run).
-// Writes are signed by the poster (SIWE, single-use nonce, resource urn:agenthub:<action>:subscription:<id>).
+// Subscriptions: recurring runs from a natural-language cadence, prepaid in USDC (reward + 5% fee per run) into the
+// SubscriptionVault contract, escrowed per subscriber. Writes are signed by the poster (SIWE, single-use nonce,
+// resource urn:agenthub:<action>:subscription:<id>); opening also carries the poster's EIP-712 consent to the terms
+// and a USDC permit, which the relayer submits (it cannot change the terms or spend the balance elsewhere).
 // Checks run in this order and nothing changes when one fails: body, cadence and reward (400), subscription
 // exists (404), signature (401), poster (403), state (409), payment (400).
+import { TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { subscribeTypedData } from "@agenthub/sdk/protocol";
 import { createRoute } from "@hono/zod-openapi";
-import type { PoolClient } from "pg";
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
 import { withTransaction } from "../../db/transaction.ts";
-import { CadenceError, costsOf, feeOf, parseCadence, SUBSCRIPTION_LIMITS } from "../../domain/cadence.ts";
+import {
+  type Cadence,
+  CadenceError,
+  costsOf,
+  DAY,
+  feeOf,
+  firstRunAt,
+  nextRuns,
+  parseCadence,
+  SUBSCRIPTION_LIMITS,
+} from "../../domain/cadence.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
+import { verifiedPermit } from "../../lib/permit.ts";
+import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { chainNow } from "../runs/escrow.ts";
@@ -18,25 +33,26 @@ import {
   iso,
   type SubscriptionRow,
   type SubscriptionStatus,
-  subscriptionAccount,
   subscriptionRuns,
   toSubscription,
   txAlreadyUsed,
-  verifyPayment,
 } from "./repository.ts";
 import {
   createBody,
   createResult,
-  detailResult,
   idParam,
   listQuery,
   listResult,
   outcome,
   previewQuery,
   previewResult,
+  runsQuery,
+  runsResult,
   signedBody,
+  subscription as subscriptionSchema,
   topupBody,
 } from "./schemas.ts";
+import { SUBSCRIPTION_RUN_MAX_REVISIONS, syncFromChain, vault, vaultEvent } from "./vault.ts";
 
 const tags = ["subscriptions"];
 
@@ -53,7 +69,7 @@ const createSubRoute = createRoute({
   path: "/api/subscriptions",
   tags,
   summary:
-    "Create a subscription prepaid by the poster's USDC transfer (txHash) to the subscription account (paymentAddress of parse-cadence): costs.total pays every run, at least costs.totalPerRun is needed (signed: subscription-create:subscription:new)",
+    "Create a subscription: the relayer opens it in the SubscriptionVault from the poster's EIP-712 consent to the terms (preview's terms) and a USDC permit of `amount` (at least costs.totalPerRun; costs.total pays every run) (signed: subscription-create:subscription:new)",
   request: { body: jsonBody(createBody) },
   responses: { 201: json(createResult, "Created (ACTIVE)"), ...errorResponses(400, 401, 403, 503) },
 });
@@ -69,16 +85,24 @@ const getRoute = createRoute({
   method: "get",
   path: "/api/subscriptions/{id}",
   tags,
-  summary: "A subscription and the runs it created (bountyId: use the runs API)",
+  summary: "A subscription (its runs: GET /api/subscriptions/{id}/runs)",
   request: { params: idParam },
-  responses: { 200: json(detailResult, "Subscription"), ...errorResponses(400, 404) },
+  responses: { 200: json(subscriptionSchema, "Subscription"), ...errorResponses(400, 404) },
+});
+const runsRoute = createRoute({
+  method: "get",
+  path: "/api/subscriptions/{id}/runs",
+  tags,
+  summary: "The runs a subscription created, oldest first (bountyId: use the runs API)",
+  request: { params: idParam, query: runsQuery },
+  responses: { 200: json(runsResult, "Runs"), ...errorResponses(400, 404) },
 });
 const topupRoute = createRoute({
   method: "post",
   path: "/api/subscriptions/{id}/topup",
   tags,
   summary:
-    "Credit another USDC transfer to the balance; an EXHAUSTED subscription that can pay a run is ACTIVE again (signed: subscription-topup)",
+    "Add `amount` to the vault balance by the poster's USDC permit; an EXHAUSTED subscription that can pay a run is ACTIVE again, its next run due now (signed: subscription-topup)",
   request: { params: idParam, body: jsonBody(topupBody) },
   responses: { 200: json(outcome, "Credited"), ...errorResponses(400, 401, 403, 404, 409, 503) },
 });
@@ -86,7 +110,7 @@ const pauseRoute = createRoute({
   method: "post",
   path: "/api/subscriptions/{id}/pause",
   tags,
-  summary: "ACTIVE or EXHAUSTED -> PAUSED: no runs are created (signed: subscription-pause)",
+  summary: "ACTIVE or EXHAUSTED -> PAUSED on chain: the vault creates no runs (signed: subscription-pause)",
   request: { params: idParam, body: jsonBody(signedBody) },
   responses: { 200: json(outcome, "Paused"), ...errorResponses(400, 401, 403, 404, 409) },
 });
@@ -104,7 +128,7 @@ const cancelRoute = createRoute({
   path: "/api/subscriptions/{id}",
   tags,
   summary:
-    "ACTIVE, PAUSED or EXHAUSTED -> CANCELLED; the remaining balance is forfeited to the platform (signed: subscription-cancel)",
+    "ACTIVE, PAUSED or EXHAUSTED -> CANCELLED; the vault refunds the unspent balance to the poster on chain (signed: subscription-cancel)",
   request: { params: idParam, body: jsonBody(signedBody) },
   responses: { 200: json(outcome, "Cancelled"), ...errorResponses(400, 401, 403, 404, 409) },
 });
@@ -119,7 +143,13 @@ function checkReward(reward: bigint) {
   }
 }
 
-function detect(instructions: string, rewardPerRun: string, now: bigint) {
+/** Run times listed by the preview. */
+const PREVIEW_RUNS = 5;
+const WEEKDAY_NAMES = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+const timeOfDay = (s: number) =>
+  `${String(Math.floor(s / 3600)).padStart(2, "0")}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} UTC`;
+
+function detect(instructions: string, rewardPerRun: string, now: bigint, feeBps: bigint) {
   const reward = BigInt(rewardPerRun);
   checkReward(reward);
   try {
@@ -132,10 +162,15 @@ function detect(instructions: string, rewardPerRun: string, now: bigint) {
         everySeconds: c.everySeconds,
         totalRuns: c.totalRuns,
         startsAt: iso(c.startsAt)!,
-        endsAt: iso(c.endsAt)!,
+        endsAt: iso(c.endsAt),
+        nextRuns: nextRuns(c, PREVIEW_RUNS).map((t) => iso(t)!),
+        anchor: c.anchor && {
+          ...(c.anchor.weekday === undefined ? {} : { weekday: WEEKDAY_NAMES[c.anchor.weekday]! }),
+          ...(c.anchor.secondOfDay === undefined ? {} : { timeOfDay: timeOfDay(c.anchor.secondOfDay) }),
+        },
         task: c.task,
       },
-      costs: costsOf(reward, c.totalRuns),
+      costs: costsOf(reward, c.totalRuns, feeBps),
     };
   } catch (error) {
     if (error instanceof CadenceError) throw new ApiError(400, error.code, error.message);
@@ -160,49 +195,100 @@ const wrongState = (row: SubscriptionRow, action: string, allowed: SubscriptionS
     `subscription ${row.id} is ${row.status}; ${action} needs ${allowed.join(" or ")}`,
   );
 
-/** Verifies the poster's signed action on subscription `id`; returns the row. */
+/** The vault's reverts the API's own checks did not foresee (a direct transaction raced it). */
+const VAULT_REVERTS: RevertCodes = {
+  SubscriptionVaultInvalidStatus: { status: 409, code: "INVALID_SUBSCRIPTION_STATE" },
+  SubscriptionVaultInvalidSignature: { status: 400, code: "INVALID_CONSENT" },
+  SubscriptionVaultExpiredSignature: { status: 400, code: "INVALID_CONSENT" },
+  SubscriptionVaultInvalidTerms: { status: 400, code: "INVALID_CADENCE" },
+  SubscriptionVaultZeroAmount: { status: 400, code: "VALIDATION_ERROR" },
+  ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_FUNDS" },
+  ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
+  EnforcedPause: { status: 409, code: "CONTRACT_PAUSED" },
+};
+
+/** Verifies the poster's signed action on subscription `id`; returns the row, refreshed from the vault. */
 async function authorize(deps: Deps, id: number, body: { message: string; signature: string }, action: string) {
   const row = await findSubscription(deps, id);
   const signer = await verifySignedAction(deps, body, { action, kind: "subscription", id });
   if (!isAddressEqual(signer, row.poster_address as Address)) throw notPoster(row);
-  return row;
+  return syncFromChain(deps, row);
 }
 
-/** Runs `fn` on the locked row inside a transaction (serialized with the scheduler and other writes). */
-async function withLockedSubscription<T>(
-  deps: Deps,
-  id: number,
-  fn: (client: PoolClient, row: SubscriptionRow) => Promise<T>,
-): Promise<T> {
-  return await withTransaction(deps.pool, async (client) => {
-    const r = await client.query<SubscriptionRow>("select * from api.subscription where id = $1 for update", [id]);
-    const result = await fn(client, r.rows[0]!);
-    return result;
+/** Each run's deadline: one interval after it is created, at least a day (the vault's terms.runDuration). */
+const runDurationOf = (everySeconds: number) => Math.min(Math.max(everySeconds, DAY), 366 * DAY);
+
+/** The vault terms of a cadence for `poster`, first run at `startsAt`. */
+function termsOf(cadence: Cadence, reward: bigint, poster: Address, startsAt: number) {
+  return {
+    subscriber: poster,
+    rewardPerRun: reward,
+    interval: cadence.everySeconds,
+    startsAt,
+    totalRuns: cadence.totalRuns ?? 0,
+    runDuration: runDurationOf(cadence.everySeconds),
+    maxRevisions: SUBSCRIPTION_RUN_MAX_REVISIONS,
+  };
+}
+
+/** How long a preview's startsAt stays valid for creation. */
+const START_GRACE_SECONDS = 900n;
+
+/** A signed first run is the cadence's first run as of some moment in the last 15 minutes (chain time). */
+function checkStart(cadence: Cadence, startsAt: number, now: bigint) {
+  const t = BigInt(startsAt);
+  const ok = cadence.anchor
+    ? t === firstRunAt(cadence.anchor, now) || t === firstRunAt(cadence.anchor, now - START_GRACE_SECONDS)
+    : t <= now + 60n && t >= now - START_GRACE_SECONDS;
+  if (!ok) {
+    throw new ApiError(
+      400,
+      "INVALID_START",
+      `startsAt ${startsAt} is not this cadence's first run (now ${now}: ${firstRunAt(cadence.anchor, now)}); take terms.startsAt from a fresh preview`,
+    );
+  }
+}
+
+async function usdcBalanceOf(deps: Deps, who: Address): Promise<bigint> {
+  return deps.chain.readContract({
+    address: deps.deployments.usdc.address,
+    abi: TestUSDCAbi,
+    functionName: "balanceOf",
+    args: [who],
   });
 }
 
-const perRunOf = (row: SubscriptionRow) => BigInt(row.reward_per_run) + BigInt(row.fee_per_run);
-/** When a subscription (re)starts: the missed schedule is not replayed at once, the next run is due now. */
-const restartAt = (row: SubscriptionRow, now: bigint) =>
-  (row.next_run_at === null || BigInt(row.next_run_at) < now ? now : BigInt(row.next_run_at)).toString();
-
-async function updated(client: PoolClient, id: number) {
-  const r = await client.query<SubscriptionRow>("select * from api.subscription where id = $1", [id]);
-  return toSubscription(r.rows[0]!);
+async function updated(deps: Deps, id: number) {
+  return toSubscription(await findSubscription(deps, id));
 }
 
 export const subscriptionRoutes = router()
   .openapi(previewRoute, async (c) => {
     const deps = c.get("deps");
-    const { instructions, rewardPerRun } = c.req.valid("query");
-    const { detected, costs } = detect(instructions, rewardPerRun, await chainNow(deps));
-    return c.json({ detected, costs, paymentAddress: await subscriptionAccount(deps), limits }, 200);
+    const { instructions, rewardPerRun, posterAddress } = c.req.valid("query");
+    const [now, { feeBps }] = await Promise.all([chainNow(deps), deps.params.current()]);
+    const { cadence, detected, costs } = detect(instructions, rewardPerRun, now, feeBps);
+    const t = termsOf(cadence, BigInt(rewardPerRun), posterAddress as Address, Number(cadence.startsAt));
+    const nonce = posterAddress
+      ? await deps.chain.readContract({ ...vault(deps), functionName: "nonces", args: [getAddress(posterAddress)] })
+      : undefined;
+    return c.json(
+      {
+        detected,
+        costs,
+        vault: vault(deps).address,
+        terms: { ...t, subscriber: undefined, rewardPerRun: t.rewardPerRun.toString() },
+        ...(nonce === undefined ? {} : { nonce: nonce.toString() }),
+        limits,
+      },
+      200,
+    );
   })
   .openapi(createSubRoute, async (c) => {
     const deps = c.get("deps");
     const { message, signature, ...body } = c.req.valid("json");
-    const now = await chainNow(deps);
-    const { cadence, detected, costs } = detect(body.instructions, body.rewardPerRun, now);
+    const [now, { feeBps }] = await Promise.all([chainNow(deps), deps.params.fresh()]);
+    const { cadence, detected, costs } = detect(body.instructions, body.rewardPerRun, now, feeBps);
     const signer = await verifySignedAction(
       deps,
       { message, signature },
@@ -212,15 +298,80 @@ export const subscriptionRoutes = router()
       throw errors.forbidden("NOT_SUBSCRIPTION_POSTER", "the message must be signed by posterAddress");
     }
     const poster = getAddress(body.posterAddress);
-    const hash = body.txHash.toLowerCase() as Hex;
-    // At least one run must be paid; costs.total pays them all. Fewer runs paid: EXHAUSTED until topped up.
-    const credited = await verifyPayment(deps, hash, poster, BigInt(costs.totalPerRun));
     const reward = BigInt(body.rewardPerRun);
+    const amount = BigInt(body.amount);
+    checkStart(cadence, body.startsAt, now);
+    // At least one run must be paid; costs.total pays them all. Fewer runs paid: EXHAUSTED until topped up.
+    if (amount < BigInt(costs.totalPerRun)) {
+      throw new ApiError(
+        400,
+        "PAYMENT_MISMATCH",
+        `amount ${amount} pays no run; at least ${costs.totalPerRun} is needed`,
+      );
+    }
+    const held = await usdcBalanceOf(deps, poster);
+    if (held < amount)
+      throw new ApiError(400, "INSUFFICIENT_FUNDS", `${poster} holds ${held} USDC base units, not ${amount}`);
+    const v = vault(deps);
+    const terms = termsOf(cadence, reward, poster, body.startsAt);
+    const permit = await verifiedPermit(deps, {
+      owner: poster,
+      spender: v.address,
+      value: amount,
+      deadline: BigInt(body.permit.deadline),
+      signature: body.permit.signature,
+    });
+    const nonce = await deps.chain.readContract({ ...v, functionName: "nonces", args: [poster] });
+    const consentOk = await deps.chain
+      .verifyTypedData({
+        ...(subscribeTypedData({
+          vault: v.address,
+          chainId: deps.deployments.chainId,
+          terms: { ...terms, rewardPerRun: reward },
+          amount,
+          nonce,
+          deadline: BigInt(body.consent.deadline),
+        }) as never as Parameters<typeof deps.chain.verifyTypedData>[0]),
+        address: poster,
+        signature: body.consent.signature as Hex,
+      })
+      .catch(() => false);
+    if (!consentOk || BigInt(body.consent.deadline) < now) {
+      throw new ApiError(
+        400,
+        "INVALID_CONSENT",
+        `the consent is not ${poster}'s unexpired EIP-712 Subscribe signature of these terms and amount (vault nonce ${nonce})`,
+      );
+    }
+    const result = await relayMapped(
+      deps,
+      "SubscriptionVault",
+      v.abi,
+      "openWithPermit",
+      [
+        { ...terms, rewardPerRun: reward },
+        amount,
+        BigInt(body.consent.deadline),
+        body.consent.signature as Hex,
+        BigInt(body.permit.deadline),
+        permit.v,
+        permit.r,
+        permit.s,
+      ],
+      `subscription-open:${body.consent.signature.toLowerCase()}`,
+      VAULT_REVERTS,
+    );
+    const opened = vaultEvent(deps, result.logs as never, "SubscriptionOpened");
+    if (!opened) throw new Error(`transaction ${result.txHash} has no SubscriptionOpened`);
+    const vaultId = opened.args.id as bigint;
+    const startsAt = opened.args.startsAt as number;
+    const hash = result.txHash.toLowerCase() as Hex;
     const id = await withTransaction(deps.pool, async (client) => {
       const r = await client.query<{ id: string }>(
         `insert into api.subscription (poster_address, instructions, task, cadence, interval_label, every_seconds,
-           total_runs, reward_per_run, fee_per_run, balance_remaining, total_funded, status, starts_at, next_run_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, 'ACTIVE', $11, $11) returning id`,
+           total_runs, reward_per_run, fee_per_run, balance_remaining, total_funded, status, starts_at, next_run_at,
+           vault_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $12, $13) returning id`,
         [
           poster,
           body.instructions,
@@ -230,35 +381,37 @@ export const subscriptionRoutes = router()
           cadence.everySeconds,
           cadence.totalRuns,
           reward.toString(),
-          feeOf(reward).toString(),
-          credited.toString(),
-          cadence.startsAt.toString(),
+          feeOf(reward, feeBps).toString(),
+          amount.toString(),
+          "ACTIVE",
+          String(startsAt),
+          vaultId.toString(),
         ],
       );
       const id = Number(r.rows[0]!.id);
       await client.query(
         "insert into api.subscription_payment (tx_hash, subscription_id, kind, payer, amount) values ($1, $2, 'create', $3, $4)",
-        [hash, id, poster, credited.toString()],
+        [hash, id, poster, amount.toString()],
       );
       await client.query(
         "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after, tx_hash) values ($1, 'fund', $2, $2, $3)",
-        [id, credited.toString(), hash],
+        [id, amount.toString(), hash],
       );
       return id;
     }).catch((error) => {
-      // The payment's txHash is unique: a second use (any process) loses the insert race.
+      // A retried request gets the relayer's first transaction back: it opened the subscription recorded then.
       if ((error as { code?: string }).code === "23505") throw txAlreadyUsed(hash);
       throw error;
     });
-    const row = await findSubscription(deps, id);
+    const row = await syncFromChain(deps, await findSubscription(deps, id));
     return c.json(
       {
         subscription: toSubscription(row),
         detected,
         costs,
         txHash: hash,
-        credited: credited.toString(),
-        message: `Subscription ${id} is ACTIVE: ${cadence.totalRuns} runs ${cadence.cadence}, first run at ${detected.startsAt}; ${credited} USDC base units credited.`,
+        credited: amount.toString(),
+        message: `Subscription ${id} is ${row.status}: ${cadence.totalRuns === null ? "open-ended" : `${cadence.totalRuns} runs`}, ${cadence.cadence}, first run at ${iso(String(startsAt))}; ${amount} USDC base units escrowed in the SubscriptionVault (id ${vaultId}).`,
       },
       201,
     );
@@ -293,8 +446,16 @@ export const subscriptionRoutes = router()
   .openapi(getRoute, async (c) => {
     const deps = c.get("deps");
     const { id } = c.req.valid("param");
-    const row = await findSubscription(deps, id);
-    return c.json({ subscription: toSubscription(row), runs: await subscriptionRuns(deps, id) }, 200);
+    // The vault is the truth (the subscriber may have acted on it directly): refresh the mirror first.
+    return c.json(toSubscription(await syncFromChain(deps, await findSubscription(deps, id))), 200);
+  })
+  .openapi(runsRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const q = c.req.valid("query");
+    await findSubscription(deps, id);
+    const { runs, total } = await subscriptionRuns(deps, id, { limit: q.limit, offset: (q.page - 1) * q.limit });
+    return c.json({ subscriptionId: id, runs, total, page: q.page, limit: q.limit }, 200);
   })
   .openapi(topupRoute, async (c) => {
     const deps = c.get("deps");
@@ -305,83 +466,88 @@ export const subscriptionRoutes = router()
     if (!open.includes(row.status)) throw wrongState(row, "a top-up", open);
     const amount = BigInt(body.amount);
     if (amount === 0n) throw errors.validation("amount: must be positive");
-    const hash = body.txHash.toLowerCase() as Hex;
-    const credited = await verifyPayment(deps, hash, getAddress(row.poster_address), amount);
-    const now = await chainNow(deps);
+    const poster = getAddress(row.poster_address);
+    const held = await usdcBalanceOf(deps, poster);
+    if (held < amount)
+      throw new ApiError(400, "INSUFFICIENT_FUNDS", `${poster} holds ${held} USDC base units, not ${amount}`);
+    const v = vault(deps);
+    const permit = await verifiedPermit(deps, {
+      owner: poster,
+      spender: v.address,
+      value: amount,
+      deadline: BigInt(body.permit.deadline),
+      signature: body.permit.signature,
+    });
+    const result = await relayMapped(
+      deps,
+      "SubscriptionVault",
+      v.abi,
+      "topUpWithPermit",
+      [BigInt(row.vault_id!), amount, BigInt(body.permit.deadline), permit.v, permit.r, permit.s],
+      `subscription-topup:${body.permit.signature.toLowerCase()}`,
+      VAULT_REVERTS,
+    );
+    const hash = result.txHash.toLowerCase();
+    const funded = vaultEvent(deps, result.logs as never, "SubscriptionFunded");
+    const balance = (funded?.args.balance as bigint | undefined) ?? 0n;
     try {
-      const subscription = await withLockedSubscription(deps, id, async (client, locked) => {
-        if (!open.includes(locked.status)) throw wrongState(locked, "a top-up", open);
-        const balance = BigInt(locked.balance_remaining) + credited;
-        const reactivate = locked.status === "EXHAUSTED" && balance >= perRunOf(locked);
+      await withTransaction(deps.pool, async (client) => {
         await client.query(
           "insert into api.subscription_payment (tx_hash, subscription_id, kind, payer, amount) values ($1, $2, 'topup', $3, $4)",
-          [hash, id, locked.poster_address, credited.toString()],
+          [hash, id, poster, amount.toString()],
         );
-        await client.query(
-          `update api.subscription set balance_remaining = $2, total_funded = total_funded + $3, status = $4,
-             next_run_at = $5, updated_at = now() where id = $1`,
-          [
-            id,
-            balance.toString(),
-            credited.toString(),
-            reactivate ? "ACTIVE" : locked.status,
-            reactivate ? restartAt(locked, now) : locked.next_run_at,
-          ],
-        );
+        await client.query("update api.subscription set total_funded = total_funded + $2 where id = $1", [
+          id,
+          amount.toString(),
+        ]);
         await client.query(
           "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after, tx_hash) values ($1, 'topup', $2, $3, $4)",
-          [id, credited.toString(), balance.toString(), hash],
+          [id, amount.toString(), balance.toString(), hash],
         );
-        return updated(client, id);
       });
-      return c.json(
-        {
-          success: true,
-          subscription,
-          credited: credited.toString(),
-          txHash: hash,
-          message: `${credited} USDC base units credited; balance ${subscription.balanceRemaining}, status ${subscription.status}.`,
-        },
-        200,
-      );
     } catch (error) {
       if ((error as { code?: string }).code === "23505") throw txAlreadyUsed(hash);
       throw error;
     }
-  })
-  .openapi(pauseRoute, async (c) => {
-    const deps = c.get("deps");
-    const { id } = c.req.valid("param");
-    const allowed: SubscriptionStatus[] = ["ACTIVE", "EXHAUSTED"];
-    const row = await authorize(deps, id, c.req.valid("json"), "subscription-pause");
-    if (!allowed.includes(row.status)) throw wrongState(row, "pause", allowed);
-    const subscription = await withLockedSubscription(deps, id, async (client, locked) => {
-      if (!allowed.includes(locked.status)) throw wrongState(locked, "pause", allowed);
-      await client.query("update api.subscription set status = 'PAUSED', updated_at = now() where id = $1", [id]);
-      return updated(client, id);
-    });
-    return c.json({ success: true, subscription, message: `Subscription ${id} is PAUSED: no runs are created.` }, 200);
-  })
-  .openapi(resumeRoute, async (c) => {
-    const deps = c.get("deps");
-    const { id } = c.req.valid("param");
-    const allowed: SubscriptionStatus[] = ["PAUSED"];
-    const row = await authorize(deps, id, c.req.valid("json"), "subscription-resume");
-    if (!allowed.includes(row.status)) throw wrongState(row, "resume", allowed);
-    const now = await chainNow(deps);
-    const subscription = await withLockedSubscription(deps, id, async (client, locked) => {
-      if (!allowed.includes(locked.status)) throw wrongState(locked, "resume", allowed);
-      const status = BigInt(locked.balance_remaining) >= perRunOf(locked) ? "ACTIVE" : "EXHAUSTED";
-      await client.query(
-        "update api.subscription set status = $2, next_run_at = $3, updated_at = now() where id = $1",
-        [id, status, restartAt(locked, now)],
-      );
-      return updated(client, id);
-    });
+    await syncFromChain(deps, await findSubscription(deps, id));
+    const subscription = await updated(deps, id);
     return c.json(
       {
         success: true,
         subscription,
+        credited: amount.toString(),
+        txHash: hash,
+        message: `${amount} USDC base units added in the vault; balance ${subscription.balanceRemaining}, status ${subscription.status}.`,
+      },
+      200,
+    );
+  })
+  .openapi(pauseRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const result = await signedVaultAction(deps, id, body, "pause", ["ACTIVE", "EXHAUSTED"], "pauseSubscription");
+    return c.json(
+      {
+        success: true,
+        subscription: await updated(deps, id),
+        txHash: result.txHash,
+        message: `Subscription ${id} is PAUSED: the vault creates no runs.`,
+      },
+      200,
+    );
+  })
+  .openapi(resumeRoute, async (c) => {
+    const deps = c.get("deps");
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const result = await signedVaultAction(deps, id, body, "resume", ["PAUSED"], "resumeSubscription");
+    const subscription = await updated(deps, id);
+    return c.json(
+      {
+        success: true,
+        subscription,
+        txHash: result.txHash,
         message:
           subscription.status === "ACTIVE"
             ? `Subscription ${id} is ACTIVE; next run at ${subscription.nextRunAt}.`
@@ -393,30 +559,64 @@ export const subscriptionRoutes = router()
   .openapi(cancelRoute, async (c) => {
     const deps = c.get("deps");
     const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
     const allowed: SubscriptionStatus[] = ["ACTIVE", "PAUSED", "EXHAUSTED"];
-    const row = await authorize(deps, id, c.req.valid("json"), "subscription-cancel");
+    const row = await authorize(deps, id, body, "subscription-cancel");
     if (!allowed.includes(row.status)) throw wrongState(row, "cancel", allowed);
-    const { subscription, forfeited } = await withLockedSubscription(deps, id, async (client, locked) => {
-      if (!allowed.includes(locked.status)) throw wrongState(locked, "cancel", allowed);
-      const forfeited = locked.balance_remaining;
+    const result = await relayMapped(
+      deps,
+      "SubscriptionVault",
+      vault(deps).abi,
+      "cancelSubscription",
+      [BigInt(row.vault_id!)],
+      `subscription-cancel:${body.signature.toLowerCase()}`,
+      VAULT_REVERTS,
+    );
+    const cancelled = vaultEvent(deps, result.logs as never, "SubscriptionCancelled");
+    const refund = (cancelled?.args.refund as bigint | undefined) ?? 0n;
+    await withTransaction(deps.pool, async (client) => {
+      await client.query("update api.subscription set refunded = refunded + $2 where id = $1", [id, refund.toString()]);
       await client.query(
-        `update api.subscription set status = 'CANCELLED', forfeited = forfeited + balance_remaining,
-           balance_remaining = 0, next_run_at = null, updated_at = now() where id = $1`,
-        [id],
+        "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after, tx_hash) values ($1, 'refund', $2, 0, $3)",
+        [id, refund.toString(), result.txHash.toLowerCase()],
       );
-      await client.query(
-        "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after) values ($1, 'forfeit', $2, 0)",
-        [id, forfeited],
-      );
-      return { subscription: await updated(client, id), forfeited };
     });
+    await syncFromChain(deps, await findSubscription(deps, id));
     return c.json(
       {
         success: true,
-        subscription,
-        forfeited,
-        message: `Subscription ${id} is CANCELLED; ${forfeited} USDC base units of remaining balance are forfeited to the platform. Runs already created are unaffected.`,
+        subscription: await updated(deps, id),
+        refunded: refund.toString(),
+        txHash: result.txHash,
+        message: `Subscription ${id} is CANCELLED; the vault refunded ${refund} USDC base units to ${row.poster_address}. Runs already created are unaffected.`,
       },
       200,
     );
   });
+
+/**
+ * Pause or resume: the subscriber's signed request, allowed only from `allowed` states, relayed to the vault once per
+ * signature; the mirror then takes the chain's state.
+ */
+async function signedVaultAction(
+  deps: Deps,
+  id: number,
+  body: Parameters<typeof authorize>[2],
+  action: "pause" | "resume",
+  allowed: SubscriptionStatus[],
+  functionName: "pauseSubscription" | "resumeSubscription",
+) {
+  const row = await authorize(deps, id, body, `subscription-${action}`);
+  if (!allowed.includes(row.status)) throw wrongState(row, action, allowed);
+  const result = await relayMapped(
+    deps,
+    "SubscriptionVault",
+    vault(deps).abi,
+    functionName,
+    [BigInt(row.vault_id!)],
+    `subscription-${action}:${body.signature.toLowerCase()}`,
+    VAULT_REVERTS,
+  );
+  await syncFromChain(deps, await findSubscription(deps, id));
+  return result;
+}

@@ -1,19 +1,25 @@
 // The subscription scheduler (pg-boss job "subscription-runs"): reserves each due run slot in one database
-// transaction (balance debited, schedule advanced, status moved to EXHAUSTED / COMPLETED), then creates the run
-// on chain through the relayer with RunEscrow.createSponsoredRun (poster = the subscriber, paid from the
-// platform subscription account). Idempotent and safe with several processes: due rows are taken with
-// FOR UPDATE SKIP LOCKED, each slot is a primary key, and each relayed transaction carries the idempotency key
-// subscription-run:<id>:<slot>, so a retried slot gets the same transaction, never a second one.
-import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
-import { type Address, getAddress, isAddressEqual, maxUint256, parseEventLogs } from "viem";
+// transaction (the row's mirror advanced: balance, schedule, status), then has the relayer call
+// SubscriptionVault.trigger, which creates the run in the escrow (poster = the subscriber) from that subscription's
+// escrowed balance only if it is due on chain; the row is then refreshed from the vault. Idempotent and safe with
+// several processes: due rows are taken with FOR UPDATE SKIP LOCKED, each slot is a primary key, and each relayed
+// transaction carries the idempotency key subscription-run:<id>:<slot>:<run>, so a retried slot gets the same
+// transaction, never a second one. A slot the vault refuses (not due, paused, cancelled or spent on chain, e.g. by
+// the subscriber acting directly) is released and the row resynchronized.
+
+import { RunEscrowAbi } from "@agenthub/common/generated/abis";
+import { RelayerCallError } from "@agenthub/relayer/client";
+import { getAddress, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
 import { withTransaction } from "../../db/transaction.ts";
 import { DAY } from "../../domain/cadence.ts";
+import { recordBountyCreated } from "../../webhooks/bounty-events.ts";
 import { chainNow, waitForRunTx } from "../runs/escrow.ts";
-import { type SubscriptionRow, subscriptionAccount } from "./repository.ts";
+import { findSubscription, type SubscriptionRow } from "./repository.ts";
+import { SUBSCRIPTION_RUN_MAX_REVISIONS, syncFromChain, vault, vaultEvent } from "./vault.ts";
 
-/** Revisions allowed on each subscription run. */
-export const SUBSCRIPTION_RUN_MAX_REVISIONS = 2;
+export { SUBSCRIPTION_RUN_MAX_REVISIONS };
+
 /** Most slots reserved per tick (a backlog drains over several ticks). */
 const MAX_SLOTS_PER_TICK = 50;
 
@@ -55,6 +61,12 @@ export async function runDueSubscriptions(deps: Deps): Promise<{ reserved: numbe
       created++;
     } catch (err) {
       failed++;
+      if (err instanceof RelayerCallError && err.code === "TX_REVERTED" && refusedByVault(err.errorName)) {
+        // Definitive: the vault says no run is due (or possible). Release the slot and take the chain's state.
+        await release(deps, item).catch((e) => deps.logger.warn({ err: e, ...item }, "slot not released"));
+        deps.logger.info({ ...item, reason: err.errorName }, "subscription slot refused by the vault; released");
+        continue;
+      }
       deps.logger.warn({ err, ...item }, "subscription run not created yet; retried next tick");
       await deps.pool.query(
         "update api.subscription_run set attempts = attempts + 1, last_error = $3 where subscription_id = $1 and slot = $2",
@@ -89,9 +101,9 @@ async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped
     const scheduledFor = BigInt(sub.next_run_at!);
     const runsCreated = slot + 1;
     const balanceAfter = balance - perRun;
-    const done = runsCreated >= sub.total_runs;
-    // After the last run, any balance left (an overpayment) is kept by the platform and recorded as forfeited.
-    const forfeit = done ? balanceAfter : 0n;
+    const done = sub.total_runs !== null && runsCreated >= sub.total_runs;
+    // The vault refunds what is left after the last run; the mirror shows it as soon as the run is sent.
+    const forfeit = 0n;
     const status = done ? "COMPLETED" : balanceAfter < perRun ? "EXHAUSTED" : "ACTIVE";
     const nextRunAt = done ? null : (scheduledFor + BigInt(sub.every_seconds)).toString();
 
@@ -104,7 +116,7 @@ async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped
       chainId: deps.deployments.chainId,
       escrow: deps.deployments.contracts.RunEscrow.address,
       poster,
-      title: `${sub.task.slice(0, 80)} (subscription ${id}, run ${runsCreated}/${sub.total_runs})`,
+      title: `${sub.task.slice(0, 80)} (subscription ${id}, run ${runsCreated}${sub.total_runs === null ? "" : `/${sub.total_runs}`})`,
       description: sub.task,
       reward: sub.reward_per_run,
       fee: sub.fee_per_run,
@@ -125,7 +137,7 @@ async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped
       [
         runId,
         poster,
-        `${sub.task.slice(0, 80)} (subscription ${id}, run ${runsCreated}/${sub.total_runs})`,
+        `${sub.task.slice(0, 80)} (subscription ${id}, run ${runsCreated}${sub.total_runs === null ? "" : `/${sub.total_runs}`})`,
         sub.task,
         sub.reward_per_run,
         deadline.toString(),
@@ -139,20 +151,10 @@ async function reserveNext(deps: Deps, now: bigint): Promise<Reserved | "skipped
       [id, slot, runId, scheduledFor.toString(), perRun.toString()],
     );
     await client.query(
-      `update api.subscription set runs_created = $2, balance_remaining = $3, forfeited = forfeited + $4,
-         status = $5, next_run_at = $6, updated_at = now() where id = $1`,
-      [id, runsCreated, (balanceAfter - forfeit).toString(), forfeit.toString(), status, nextRunAt],
+      `update api.subscription set runs_created = $2, balance_remaining = $3, status = $4, next_run_at = $5,
+         updated_at = now() where id = $1`,
+      [id, runsCreated, (balanceAfter - forfeit).toString(), status, nextRunAt],
     );
-    await client.query(
-      "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after, run_id) values ($1, 'run', $2, $3, $4)",
-      [id, perRun.toString(), balanceAfter.toString(), runId],
-    );
-    if (forfeit > 0n) {
-      await client.query(
-        "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after) values ($1, 'forfeit', $2, 0)",
-        [id, forfeit.toString()],
-      );
-    }
     return { subscriptionId: id, slot, runId };
   });
 }
@@ -166,21 +168,22 @@ async function sendSlot(deps: Deps, item: Reserved): Promise<void> {
     max_revisions: number;
     request_cid: string;
     onchain_run_id: string | null;
-  }>("select poster_address, reward, deadline, max_revisions, request_cid, onchain_run_id from api.run where id = $1", [
-    item.runId,
-  ]);
+    title: string;
+  }>(
+    "select poster_address, reward, deadline, max_revisions, request_cid, onchain_run_id, title from api.run where id = $1",
+    [item.runId],
+  );
   const run = r.rows[0]!;
   if (run.onchain_run_id === null) {
-    const reward = BigInt(run.reward);
-    const amount = reward + (reward * 500n) / 10_000n;
-    await ensureAllowance(deps, amount);
+    const sub = await findSubscription(deps, item.subscriptionId);
     const uri = `ipfs://${run.request_cid}`;
+    const v = vault(deps);
     const result = await deps.relayer.call(
-      "RunEscrow",
-      RunEscrowAbi,
-      "createSponsoredRun",
-      [getAddress(run.poster_address), reward, BigInt(run.deadline), run.max_revisions, uri],
-      `subscription-run:${item.subscriptionId}:${item.slot}`,
+      "SubscriptionVault",
+      v.abi,
+      "trigger",
+      [BigInt(sub.vault_id!), uri],
+      `subscription-run:${item.subscriptionId}:${item.slot}:${item.runId}`,
     );
     const created = parseEventLogs({
       abi: RunEscrowAbi,
@@ -189,23 +192,47 @@ async function sendSlot(deps: Deps, item: Reserved): Promise<void> {
     }).find((l) => (l.args as { metadataUri: string }).metadataUri === uri);
     if (!created) throw new Error(`transaction ${result.txHash} has no RunCreated for run ${item.runId}`);
     const onchainRunId = (created.args as { runId: bigint }).runId;
+    const triggered = vaultEvent(deps, result.logs as never, "RunTriggered");
+    const completed = vaultEvent(deps, result.logs as never, "SubscriptionCompleted");
+    const refund = (completed?.args.refund as bigint | undefined) ?? 0n;
     // Link it once the indexer shows it, so the runs API answers OPEN as soon as the slot reads CREATED.
     await waitForRunTx(deps, result).catch((err) =>
       deps.logger.warn({ err, runId: item.runId }, "subscription run not indexed yet"),
     );
     await withTransaction(deps.pool, async (client) => {
-      await client.query(
+      const linked = await client.query(
         "update api.run set onchain_run_id = $2, funding_tx = $3, funded_at = now() where id = $1 and onchain_run_id is null",
         [item.runId, onchainRunId.toString(), result.txHash.toLowerCase()],
       );
+      // The run is OPEN: bounty.created for the subscriber's organizations, as for a run funded through the API.
+      if (linked.rowCount === 1) {
+        const created = { id: item.runId, poster: run.poster_address, title: run.title, reward: run.reward };
+        await recordBountyCreated(
+          client,
+          deps.views.names.agent,
+          { ...created, deadline: run.deadline },
+          result.txHash,
+        );
+      }
       await client.query(
         "update api.subscription_run set status = 'CREATED', tx_hash = $3, attempts = attempts + 1, last_error = null where subscription_id = $1 and slot = $2",
         [item.subscriptionId, item.slot, result.txHash.toLowerCase()],
       );
-      await client.query("update api.subscription_ledger set tx_hash = $2 where run_id = $1 and kind = 'run'", [
-        item.runId,
-        result.txHash.toLowerCase(),
-      ]);
+      await client.query(
+        `insert into api.subscription_ledger (subscription_id, kind, amount, balance_after, tx_hash, run_id)
+         select $1, 'run', $2, balance_remaining, $3, $4 from api.subscription where id = $1`,
+        [item.subscriptionId, String(triggered?.args.amount ?? 0n), result.txHash.toLowerCase(), item.runId],
+      );
+      if (refund > 0n) {
+        await client.query("update api.subscription set refunded = refunded + $2 where id = $1", [
+          item.subscriptionId,
+          refund.toString(),
+        ]);
+        await client.query(
+          "insert into api.subscription_ledger (subscription_id, kind, amount, balance_after, tx_hash) values ($1, 'refund', $2, 0, $3)",
+          [item.subscriptionId, refund.toString(), result.txHash.toLowerCase()],
+        );
+      }
       await client.query(
         "insert into api.run_action (run_id, action, signer, tx_hash, detail) values ($1, 'fund-run', null, $2, $3)",
         [
@@ -221,24 +248,23 @@ async function sendSlot(deps: Deps, item: Reserved): Promise<void> {
       [item.subscriptionId, item.slot],
     );
   }
+  // The mirror takes the vault's numbers (balance after the fee in force, refund on completion).
+  await syncFromChain(deps, await findSubscription(deps, item.subscriptionId));
 }
 
-/** The relayer's USDC allowance to the escrow covers `amount`, or it approves the maximum (once per state). */
-async function ensureAllowance(deps: Deps, amount: bigint): Promise<void> {
-  const account: Address = await subscriptionAccount(deps);
-  const escrow = deps.deployments.contracts.RunEscrow.address;
-  const allowance = await deps.chain.readContract({
-    address: deps.deployments.usdc.address,
-    abi: TestUSDCAbi,
-    functionName: "allowance",
-    args: [account, escrow],
+/** Vault errors that mean "no run now": the slot is released rather than retried. */
+const refusedByVault = (name: string | undefined) =>
+  name !== undefined &&
+  ["SubscriptionVaultNotDue", "SubscriptionVaultInsufficientBalance", "SubscriptionVaultInvalidStatus"].includes(name);
+
+/** Drops a reserved slot the vault refused (its run never existed on chain) and takes the vault's state. */
+async function release(deps: Deps, item: Reserved): Promise<void> {
+  await withTransaction(deps.pool, async (client) => {
+    await client.query(
+      "delete from api.subscription_run where subscription_id = $1 and slot = $2 and status = 'PENDING'",
+      [item.subscriptionId, item.slot],
+    );
+    await client.query("delete from api.run where id = $1 and onchain_run_id is null", [item.runId]);
   });
-  if (allowance >= amount) return;
-  await deps.relayer.call(
-    "USDC",
-    TestUSDCAbi,
-    "approve",
-    [escrow, maxUint256],
-    `subscription-allowance:${escrow.toLowerCase()}:${allowance}`,
-  );
+  await syncFromChain(deps, await findSubscription(deps, item.subscriptionId));
 }

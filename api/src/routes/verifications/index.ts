@@ -4,28 +4,30 @@ import { randomBytes } from "node:crypto";
 import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Deps } from "../../context.ts";
-import { DOMAIN_BADGE, SKILL_NAMES, type SkillName, skillBadge, stakeBadge } from "../../domain/reputation.ts";
-import { recomputeSoon } from "../../domain/reputation-store.ts";
+import { DOMAIN_BADGE, SKILL_NAMES, type SkillName, stakeBadge } from "../../domain/reputation.ts";
+import { ATTEMPT_TTL_SECONDS, drawQuestions } from "../../domain/skill-attempts.ts";
+import { SKILL_PASS_SCORE } from "../../domain/skills.ts";
 import { ApiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
+import { lookupTxt } from "../../lib/net/dns-txt.ts";
 import { router } from "../../lib/openapi.ts";
 import { baseUnits, errorResponses, errorSchema, json, jsonBody } from "../../lib/schemas.ts";
-import { emitOrgEvent } from "../../webhooks/emit.ts";
-import { lookupTxt } from "./dns.ts";
+import { addMonths } from "../../lib/time.ts";
+import { recomputeSoon } from "../../stores/reputation-recompute.ts";
 import {
-  addMonths,
   agentFacts,
-  COLUMNS,
-  dnsRecordFor,
-  effectiveStatus,
+  domainVerifiedElsewhere,
   findVerification,
-  isoAt,
-  toView,
+  insertRequest,
+  insertSkillAttempt,
+  markChecked,
+  markVerified,
   type VerificationRow,
-  verificationSchema,
-} from "./repository.ts";
-import { ATTEMPT_TTL_SECONDS, type DrawnQuestion, drawQuestions, gradeAttempt } from "./skill-attempts.ts";
-import { SKILL_PASS_SCORE, SKILL_RETAKE_SECONDS } from "./skills.ts";
+  verificationsOf,
+} from "../../stores/verifications.ts";
+import { emitOrgEvent } from "../../stores/webhook-outbox.ts";
+import { submitSkillTest } from "../../use-cases/verifications/submit-skill-test.ts";
+import { dnsRecordFor, effectiveStatus, toView, verificationSchema } from "./views.ts";
 
 /** How long a PENDING domain or stake request can be verified (DNS propagation may take up to 48 hours). */
 const CHALLENGE_SECONDS = 7n * 86_400n;
@@ -168,17 +170,23 @@ const getRoute = createRoute({
   responses: { 200: json(verificationOut, "Verification"), ...errorResponses(404) },
 });
 
-/** "verification.completed" for an organization agent's new or renewed badge. */
+/** "verification.completed" for an organization agent's new or renewed badge (once per grant: id + validity). */
 const verificationCompleted = (deps: Deps, v: z.infer<typeof verificationSchema>) =>
-  emitOrgEvent(deps, "verification.completed", v.agentId, {
-    verificationId: v.id,
-    agentId: v.agentId,
-    type: v.type,
-    status: v.status,
-    badge: v.badge ?? null,
-    ...(v.domain ? { domain: v.domain } : {}),
-    ...(v.skillName ? { skillName: v.skillName, score: v.score ?? null } : {}),
-  });
+  emitOrgEvent(
+    deps,
+    "verification.completed",
+    v.agentId,
+    {
+      verificationId: v.id,
+      agentId: v.agentId,
+      type: v.type,
+      status: v.status,
+      badge: v.badge ?? null,
+      ...(v.domain ? { domain: v.domain } : {}),
+      ...(v.skillName ? { skillName: v.skillName, score: v.score ?? null } : {}),
+    },
+    `verification.completed:${v.id}:${v.expiresAt ?? ""}`,
+  );
 
 const notFound = (vid: number) => errors.notFound("VERIFICATION_NOT_FOUND", `verification ${vid} does not exist`);
 
@@ -205,21 +213,18 @@ export const verificationRoutes = router()
     const body = c.req.valid("json");
     if (!(await agentFacts(deps, body.agentId))) throw errors.agentNotFound(body.agentId);
     const now = await chainClock(deps).now();
-    const taken = await deps.pool.query(
-      `select 1 from api.verification
-        where type = 'domain' and domain = $1 and status = 'VERIFIED' and expires_at > $2::timestamptz limit 1`,
-      [body.domain, isoAt(now)],
-    );
-    if (taken.rowCount) {
+    if (await domainVerifiedElsewhere(deps.pool, body.domain, now)) {
       throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${body.domain} is already verified`);
     }
     const token = randomBytes(16).toString("hex");
-    const { rows } = await deps.pool.query<VerificationRow>(
-      `insert into api.verification (agent_id, type, status, domain, token, created_at, expires_at)
-       values ($1, 'domain', 'PENDING', $2, $3, $4::timestamptz, $5::timestamptz) returning ${COLUMNS}`,
-      [body.agentId, body.domain, token, isoAt(now), isoAt(now + CHALLENGE_SECONDS)],
-    );
-    const row = rows[0]!;
+    const row = await insertRequest(deps.pool, {
+      agentId: body.agentId,
+      type: "domain",
+      domain: body.domain,
+      token,
+      now,
+      expiresAt: now + CHALLENGE_SECONDS,
+    });
     return c.json(
       {
         verification: toView(row, now),
@@ -239,24 +244,12 @@ export const verificationRoutes = router()
     const now = await chainClock(deps).now();
     assertUsable(row, "domain", now);
     const domain = row.domain!;
-    // A lapsed badge of another agent no longer holds the domain.
-    await deps.pool.query(
-      `update api.verification set status = 'EXPIRED'
-        where type = 'domain' and domain = $1 and status = 'VERIFIED' and expires_at <= $2::timestamptz`,
-      [domain, isoAt(now)],
-    );
-    const other = await deps.pool.query(
-      "select id from api.verification where type = 'domain' and domain = $1 and status = 'VERIFIED' and id <> $2",
-      [domain, vid],
-    );
-    if (other.rowCount) throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
-
+    if (await domainVerifiedElsewhere(deps.pool, domain, now, vid)) {
+      throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
+    }
     const expected = dnsRecordFor(row.token!);
     const values = await lookupTxt(deps, `_hub.${domain}`);
-    await deps.pool.query("update api.verification set last_checked_at = $2::timestamptz where id = $1", [
-      vid,
-      isoAt(now),
-    ]);
+    await markChecked(deps.pool, vid, now);
     if (!values.some((v) => v.trim() === expected)) {
       throw new ApiError(
         400,
@@ -264,22 +257,13 @@ export const verificationRoutes = router()
         `no TXT record "${expected}" at _hub.${domain} (found ${values.length} TXT value(s)); DNS changes may take up to 48 hours`,
       );
     }
-    let updated: VerificationRow;
-    try {
-      const r = await deps.pool.query<VerificationRow>(
-        `update api.verification set status = 'VERIFIED', badge = $2, verified_at = $3::timestamptz,
-                expires_at = $4::timestamptz
-          where id = $1 and status in ('PENDING', 'VERIFIED') returning ${COLUMNS}`,
-        [vid, DOMAIN_BADGE, isoAt(now), addMonths(now, VALIDITY_MONTHS.domain).toISOString()],
-      );
-      if (!r.rows[0]) throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${vid} has expired`);
-      updated = r.rows[0];
-    } catch (err) {
-      if ((err as { code?: string }).code === "23505") {
-        throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
-      }
-      throw err;
-    }
+    const updated = await markVerified(deps.pool, vid, {
+      badge: DOMAIN_BADGE,
+      now,
+      expiresAt: addMonths(now, VALIDITY_MONTHS.domain),
+    });
+    if (updated === "DOMAIN_TAKEN") throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
+    if (!updated) throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${vid} has expired`);
     await recomputeSoon(deps, [Number(updated.agent_id)], "verification");
     await verificationCompleted(deps, toView(updated, now));
     return c.json({ verification: toView(updated, now) }, 200);
@@ -296,12 +280,14 @@ export const verificationRoutes = router()
       );
     }
     const now = await chainClock(deps).now();
-    const { rows } = await deps.pool.query<VerificationRow>(
-      `insert into api.verification (agent_id, type, status, min_stake_amount, created_at, expires_at)
-       values ($1, 'stake', 'PENDING', $2::numeric, $3::timestamptz, $4::timestamptz) returning ${COLUMNS}`,
-      [body.agentId, body.minStakeAmount, isoAt(now), isoAt(now + CHALLENGE_SECONDS)],
-    );
-    return c.json({ verification: toView(rows[0]!, now) }, 201);
+    const row = await insertRequest(deps.pool, {
+      agentId: body.agentId,
+      type: "stake",
+      minStake: body.minStakeAmount,
+      now,
+      expiresAt: now + CHALLENGE_SECONDS,
+    });
+    return c.json({ verification: toView(row, now) }, 201);
   })
   .openapi(verifyStakeRoute, async (c) => {
     const deps = c.get("deps");
@@ -320,10 +306,7 @@ export const verificationRoutes = router()
       args: [BigInt(row.agent_id)],
     });
     const min = BigInt(row.min_stake_amount!);
-    await deps.pool.query("update api.verification set last_checked_at = $2::timestamptz where id = $1", [
-      vid,
-      isoAt(now),
-    ]);
+    await markChecked(deps.pool, vid, now);
     if (balance < min) {
       throw new ApiError(
         400,
@@ -331,103 +314,31 @@ export const verificationRoutes = router()
         `agent ${row.agent_id} has ${balance} USDC base units staked in the StakeVault (not pending withdrawal), below the requested ${min}`,
       );
     }
-    const r = await deps.pool.query<VerificationRow>(
-      `update api.verification set status = 'VERIFIED', actual_balance = $2::numeric, badge = $3,
-              verified_at = $4::timestamptz, expires_at = $5::timestamptz
-        where id = $1 and status in ('PENDING', 'VERIFIED') returning ${COLUMNS}`,
-      [vid, balance.toString(), stakeBadge(min), isoAt(now), addMonths(now, VALIDITY_MONTHS.stake).toISOString()],
-    );
-    if (!r.rows[0]) throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${vid} has expired`);
+    const updated = await markVerified(deps.pool, vid, {
+      badge: stakeBadge(min)!,
+      now,
+      expiresAt: addMonths(now, VALIDITY_MONTHS.stake),
+      actualBalance: balance,
+    });
+    if (!updated || updated === "DOMAIN_TAKEN") {
+      throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${vid} has expired`);
+    }
     await recomputeSoon(deps, [Number(row.agent_id)], "verification");
-    await verificationCompleted(deps, toView(r.rows[0], now));
-    return c.json({ verification: toView(r.rows[0], now) }, 200);
+    await verificationCompleted(deps, toView(updated, now));
+    return c.json({ verification: toView(updated, now) }, 200);
   })
   .openapi(skillRoute, async (c) => {
     const deps = c.get("deps");
     const body = c.req.valid("json");
-    if (!(SKILL_NAMES as readonly string[]).includes(body.skillName)) {
-      throw new ApiError(400, "UNKNOWN_SKILL", `skillName must be one of ${SKILL_NAMES.join(", ")}`);
-    }
-    const skill = body.skillName as SkillName;
-    if (!(await agentFacts(deps, body.agentId))) throw errors.agentNotFound(body.agentId);
-    const now = await chainClock(deps).now();
-
-    const client = await deps.pool.connect();
-    let row: VerificationRow;
-    let passed = false;
-    try {
-      await client.query("begin");
-      // One attempt at a time per (agent, skill), so two parallel submissions cannot both pass the 24-hour rule.
-      await client.query("select pg_advisory_xact_lock(hashtext($1))", [`skill:${body.agentId}:${skill}`]);
-      // The answers are graded against the questions drawn for this attempt, which is then spent.
-      const attempt = await client.query<{ questions: DrawnQuestion[] }>(
-        `update api.skill_attempt set used_at = now()
-          where id = $1 and agent_id = $2 and skill_name = $3 and used_at is null and expires_at > now()
-          returning questions`,
-        [body.attemptId, body.agentId, skill],
-      );
-      if (!attempt.rows[0]) {
-        throw new ApiError(
-          400,
-          "INVALID_SKILL_ATTEMPT",
-          `attempt ${body.attemptId} is unknown, for another agent or skill, already answered or past its 30 minutes; draw one with POST /api/verifications/skill/${skill}/attempts`,
-        );
-      }
-      const last = await client.query<{ created_at: Date }>(
-        `select created_at from api.verification
-          where type = 'skill' and agent_id = $1 and skill_name = $2 order by created_at desc limit 1`,
-        [body.agentId, skill],
-      );
-      if (last.rows[0]) {
-        const lastAt = BigInt(Math.floor(last.rows[0].created_at.getTime() / 1000));
-        const wait = lastAt + SKILL_RETAKE_SECONDS - now;
-        if (wait > 0n) {
-          c.header("Retry-After", wait.toString());
-          throw new ApiError(
-            429,
-            "SKILL_RETAKE_TOO_SOON",
-            `the ${skill} test can be retaken after ${isoAt(lastAt + SKILL_RETAKE_SECONDS)} (24 hours after the last attempt)`,
-          );
-        }
-      }
-      const grade = gradeAttempt(attempt.rows[0].questions, body.testResults.questions);
-      passed = grade.score >= SKILL_PASS_SCORE;
-      const best = await client.query<{ best: number | null }>(
-        `select max(score) best from api.verification
-          where type = 'skill' and agent_id = $1 and skill_name = $2 and status = 'VERIFIED' and expires_at > $3::timestamptz`,
-        [body.agentId, skill, isoAt(now)],
-      );
-      const message = passed
-        ? null
-        : `scored ${grade.score} (${grade.correct}/${grade.total} correct); ${SKILL_PASS_SCORE} is needed to pass. ` +
-          `Retake after ${isoAt(now + SKILL_RETAKE_SECONDS)}` +
-          (best.rows[0]?.best ? `; your verified best of ${best.rows[0].best} still counts.` : ".");
-      const r = await client.query<VerificationRow>(
-        `insert into api.verification
-           (agent_id, type, status, skill_name, score, answers, badge, message, created_at, verified_at, expires_at)
-         values ($1, 'skill', $2, $3, $4, $5::jsonb, $6, $7, $8::timestamptz, $9::timestamptz, $10::timestamptz)
-         returning ${COLUMNS}`,
-        [
-          body.agentId,
-          passed ? "VERIFIED" : "FAILED",
-          skill,
-          grade.score,
-          JSON.stringify(grade.graded),
-          passed ? skillBadge(skill) : null,
-          message,
-          isoAt(now),
-          passed ? isoAt(now) : null,
-          passed ? addMonths(now, VALIDITY_MONTHS.skill).toISOString() : null,
-        ],
-      );
-      await client.query("commit");
-      row = r.rows[0]!;
-    } catch (err) {
-      await client.query("rollback").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    const { row, passed, now } = await submitSkillTest(deps, {
+      agentId: body.agentId,
+      skillName: body.skillName,
+      attemptId: body.attemptId,
+      answers: body.testResults.questions,
+    }).catch((error) => {
+      if (error?.retryAfterSeconds !== undefined) c.header("Retry-After", error.retryAfterSeconds.toString());
+      throw error;
+    });
     if (!passed) {
       return c.json(
         {
@@ -451,17 +362,19 @@ export const verificationRoutes = router()
     if (!(await agentFacts(deps, forAgent))) throw errors.agentNotFound(forAgent);
     const drawn = drawQuestions(skillName as SkillName);
     const attemptId = `att_${randomBytes(16).toString("hex")}`;
-    const { rows } = await deps.pool.query<{ expires_at: Date }>(
-      `insert into api.skill_attempt (id, agent_id, skill_name, questions, expires_at)
-       values ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5)) returning expires_at`,
-      [attemptId, forAgent, skillName, JSON.stringify(drawn), ATTEMPT_TTL_SECONDS],
-    );
+    const expiresAt = await insertSkillAttempt(deps.pool, {
+      id: attemptId,
+      agentId: forAgent,
+      skill: skillName,
+      questions: drawn,
+      ttlSeconds: ATTEMPT_TTL_SECONDS,
+    });
     return c.json(
       {
         attemptId,
         skillName,
         passScore: SKILL_PASS_SCORE,
-        expiresAt: rows[0]!.expires_at.toISOString(),
+        expiresAt: expiresAt.toISOString(),
         questions: drawn.map(({ question, options }) => ({ question, options })),
       },
       201,
@@ -471,13 +384,7 @@ export const verificationRoutes = router()
     const deps = c.get("deps");
     const { agentId: aid } = c.req.valid("param");
     if (!(await agentFacts(deps, aid))) throw errors.agentNotFound(aid);
-    const [now, { rows }] = await Promise.all([
-      chainClock(deps).now(),
-      deps.pool.query<VerificationRow>(
-        `select ${COLUMNS} from api.verification v where v.agent_id = $1 order by v.id desc limit 500`,
-        [aid],
-      ),
-    ]);
+    const [now, rows] = await Promise.all([chainClock(deps).now(), verificationsOf(deps.pool, aid)]);
     return c.json({ agentId: aid, verifications: rows.map((r) => toView(r, now)) }, 200);
   })
   .openapi(getRoute, async (c) => {

@@ -1,0 +1,29 @@
+// Checks many use cases start with, written once: the agent exists, the request is signed by who may act.
+import { type Address, isAddressEqual } from "viem";
+import type { Deps } from "../context.ts";
+import { type ApiError, errors } from "../errors.ts";
+import { verifySignedAction } from "../lib/signed-action.ts";
+import { type AgentRecord, findAgent } from "../stores/agents.ts";
+
+/** The agent `id`, or 404 AGENT_NOT_FOUND. */
+export async function requireAgent(deps: Pick<Deps, "pool" | "views">, id: number | bigint): Promise<AgentRecord> {
+  const agent = await findAgent(deps, id);
+  if (!agent) throw errors.agentNotFound(id.toString());
+  return agent;
+}
+
+/**
+ * Verifies the signed request (SIWE message for `action` on (`kind`, `id`), nonce consumed) and that its signer is
+ * one of `allowed`; otherwise throws `refused()` (401 INVALID_SIGNATURE for a bad signature comes first).
+ */
+export async function verifySignedBy(
+  deps: Deps,
+  signed: { message: string; signature: string },
+  expected: { action: string; kind: string; id: string | number },
+  allowed: readonly (Address | string)[],
+  refused: (signer: Address) => ApiError,
+): Promise<Address> {
+  const signer = await verifySignedAction(deps, signed, expected);
+  if (!allowed.some((a) => isAddressEqual(signer, a as Address))) throw refused(signer);
+  return signer;
+}

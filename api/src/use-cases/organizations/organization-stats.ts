@@ -1,0 +1,15 @@
+import type { Deps } from "../../context.ts";
+import { orgAgentFacts, orgUsageTotals } from "../../stores/org-agents.ts";
+
+export type OrganizationStats = Awaited<ReturnType<typeof organizationStats>>;
+
+/** The organization's agents, the bounties they posted and completed, and its API usage. */
+export async function organizationStats(deps: Pick<Deps, "db" | "pool" | "views">, { orgId }: { orgId: string }) {
+  const [facts, usage] = await Promise.all([orgAgentFacts(deps, orgId), orgUsageTotals(deps, orgId)]);
+  return {
+    organization: orgId,
+    agents: { total: facts.total, active: facts.active, avgReputation: facts.avgReputation },
+    bounties: { created: facts.created, completed: facts.completed, totalVolume: facts.volume },
+    apiUsage: usage,
+  };
+}
