@@ -54,7 +54,8 @@ export async function listSubscriptions(deps: Reader, f: SubscriptionFilter) {
     .limit(f.limit)
     .offset(offset);
   let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && offset > 0) total = (await deps.db.select({ n: count() }).from(subscription).where(filter))[0]!.n;
+  if (rows.length === 0 && offset > 0)
+    total = (await deps.db.select({ n: count() }).from(subscription).where(filter))[0]!.n;
   return { rows: rows.map(({ total: _, ...row }) => row as SubscriptionRow), total };
 }
 

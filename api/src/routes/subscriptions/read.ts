@@ -36,7 +36,7 @@ const listRoute = createRoute({
   method: "get",
   path: "/api/subscriptions",
   tags,
-  summary: "List subscriptions, newest first",
+  summary: "List subscriptions, newest first (with an organization key: those posted by its agents' wallets or owners)",
   request: { query: listQuery },
   responses: { 200: json(listResult, "Subscriptions"), ...errorResponses(400) },
 });
@@ -80,8 +80,13 @@ export const subscriptionReadRoutes = router()
     );
   })
   .openapi(listRoute, async (c) => {
+    const deps = c.get("deps");
     const q = c.req.valid("query");
-    const { rows, total } = await listSubscriptions(c.get("deps"), q);
+    const org = c.get("org");
+    const { rows, total } = await listSubscriptions(deps, {
+      ...q,
+      org: org && { id: org.id, agentView: deps.views.names.agent },
+    });
     return c.json({ subscriptions: rows.map(toSubscription), total, page: q.page, limit: q.limit }, 200);
   })
   .openapi(getRoute, async (c) => {
