@@ -199,18 +199,22 @@ export interface VaultMirror {
 }
 
 /**
- * Takes the vault's state into the row; while a reserved slot is being sent, its schedule fields (advanced by the
- * reservation) are kept so the scheduler does not reserve the same slot twice.
+ * Takes the vault's state into the row. While a reserved slot is being sent, its schedule fields (advanced by the
+ * reservation) are kept so the scheduler does not reserve the same slot twice; a snapshot read before a run the
+ * scheduler has since created (fewer runs than CREATED slots: a read that raced the scheduler) is not taken at all.
  */
 export async function syncMirror(deps: Reader, id: number, s: VaultMirror): Promise<SubscriptionRow | undefined> {
   const pending = sql`exists (select 1 from api.subscription_run where subscription_id = ${id} and status = 'PENDING')`;
+  const stale = sql`${s.runsCreated}::int < (select count(*) from api.subscription_run
+    where subscription_id = ${id} and status = 'CREATED')`;
+  const keep = sql`(${pending} or ${stale})`;
   const [row] = await deps.db
     .update(subscription)
     .set({
-      status: s.status,
-      balanceRemaining: sql`case when ${pending} then balance_remaining else ${s.balance.toString()}::numeric end`,
-      nextRunAt: sql`case when ${pending} then next_run_at else ${s.nextRunAt?.toString() ?? null}::bigint end`,
-      runsCreated: sql`case when ${pending} then runs_created else ${s.runsCreated}::int end`,
+      status: sql`case when ${stale} then status else ${s.status} end`,
+      balanceRemaining: sql`case when ${keep} then balance_remaining else ${s.balance.toString()}::numeric end`,
+      nextRunAt: sql`case when ${keep} then next_run_at else ${s.nextRunAt?.toString() ?? null}::bigint end`,
+      runsCreated: sql`case when ${keep} then runs_created else ${s.runsCreated}::int end`,
       updatedAt: sql`now()`,
     })
     .where(eq(subscription.id, id))
