@@ -9,16 +9,16 @@ import type { ApiEnv } from "./env.ts";
 import type { Arbiter } from "./lib/arbiter.ts";
 import type { ChainClock } from "./lib/chain-time.ts";
 import type { ConstantReads } from "./lib/constant-reads.ts";
-import type { IndexerProgress } from "./lib/indexer-progress.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { ProtocolParamsReader } from "./lib/protocol.ts";
-import type { RateLimiter } from "./lib/rate-limit.ts";
 import type { MintBatcher } from "./mints/mint-batcher.ts";
 import type { Operations } from "./ops/operations.ts";
 import type { Paymaster } from "./paymaster/paymaster.ts";
 import type { PaymentGate } from "./payments/gate.ts";
 import type { PaymentInfo } from "./payments/types.ts";
+import type { IndexerProgress } from "./stores/indexer-progress.ts";
 import type { IpfsStore } from "./stores/ipfs.ts";
+import type { RateLimiter } from "./stores/rate-limits.ts";
 import type { AgentSearch } from "./use-cases/search/agent-search.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */

@@ -17,16 +17,16 @@ import { startJobs } from "./jobs/index.ts";
 import { Arbiter } from "./lib/arbiter.ts";
 import { ChainClock } from "./lib/chain-time.ts";
 import { ConstantReads } from "./lib/constant-reads.ts";
-import { IndexerProgress } from "./lib/indexer-progress.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { ProtocolParamsReader } from "./lib/protocol.ts";
-import { RateLimiter } from "./lib/rate-limit.ts";
 import { MintBatcher } from "./mints/mint-batcher.ts";
 import { Operations } from "./ops/operations.ts";
 import { Paymaster } from "./paymaster/paymaster.ts";
 import { createPaymentGate } from "./payments/middleware.ts";
 import { type UndoTable, undoUnpaid } from "./payments/unpaid.ts";
+import { IndexerProgress } from "./stores/indexer-progress.ts";
 import { IpfsStore } from "./stores/ipfs.ts";
+import { RateLimiter } from "./stores/rate-limits.ts";
 import { undoUnpaidAttestation } from "./use-cases/attestations/undo-unpaid-attestation.ts";
 import { AgentSearch } from "./use-cases/search/agent-search.ts";
 

@@ -8,14 +8,14 @@
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
 import { QUEUES } from "../lib/queues.ts";
+import { pruneStorage } from "../stores/retention.ts";
+import { refreshSearchShares } from "../stores/search/shares.ts";
 import { publishPendingProfiles } from "../use-cases/agents/publish-profile.ts";
 import { pollBountyEvents } from "../webhooks/chain-bounty-events.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { sweepFeesIfDue } from "./fee-sweep.ts";
 import { keyCustody } from "./key-custody.ts";
-import { pruneStorage } from "./prune.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
-import { refreshSearchShares } from "./search-stats.ts";
 import { runDueSubscriptions } from "./subscription-runs.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
 

@@ -7,21 +7,16 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
 import { PLANS } from "../domain/plans.ts";
 import { clientIp } from "./client-ip.ts";
-import { LIMITS, peekRateLimit } from "./rate-limit.ts";
+import { LIMITS } from "./rate-limit.ts";
 
 export const rateHeaderFallback: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   if (c.res.headers.has("X-RateLimit-Limit")) return;
-  const { env, pool, logger, rateLimiter } = c.get("deps");
+  const { env, logger, rateLimiter } = c.get("deps");
   const org = c.get("org");
   try {
     const decision = org
-      ? await peekRateLimit(
-          pool,
-          `org:${org.id}`,
-          [{ windowSec: 60, max: PLANS[org.plan].requestsPerMinute }],
-          env.RATE_LIMIT_MULTIPLIER,
-        )
+      ? await rateLimiter.peek(`org:${org.id}`, [{ windowSec: 60, max: PLANS[org.plan].requestsPerMinute }])
       : // The public limit is counted by leases (app.ts): read it the same way.
         await rateLimiter.peekLeased(`public:${clientIp(c, env.TRUST_PROXY)}`, LIMITS.public);
     c.header("X-RateLimit-Limit", String(decision.limit));

@@ -23,7 +23,7 @@ import {
   recordBatch,
   SINGLE_MINT,
   takeMintLease,
-} from "./mint-store.ts";
+} from "../stores/mints.ts";
 
 /** Batches in flight at once: one being mined while the next one fills. */
 const MAX_IN_FLIGHT = 2;

@@ -16,7 +16,7 @@ import type { ApiEnv } from "../env.ts";
 import { type ChainClock, chainClock } from "../lib/chain-time.ts";
 import type { ProtocolParamsReader } from "../lib/protocol.ts";
 import { findAgent, statusOf } from "../stores/agents.ts";
-import { type Budget, BudgetStore } from "./budget-store.ts";
+import { type Budget, BudgetStore } from "../stores/paymaster-budget.ts";
 import { accountCalls, allowedCalls, classifyCalls, PolicyRefusal } from "./calls.ts";
 import {
   maxCostWei,
@@ -160,7 +160,7 @@ export class Paymaster {
     };
     const now = await chainClock(this.deps).now();
     const validUntil = Number(now) + this.deps.env.PAYMASTER_VALIDITY_SECONDS;
-    await this.budgets.reserve({
+    const refused = await this.budgets.reserve({
       sender: op.sender,
       nonce: op.nonce,
       agentId,
@@ -168,6 +168,7 @@ export class Paymaster {
       validUntil,
       now,
     });
+    if (refused) throw new PolicyRefusal(refused.reason, refused.message);
     const hash = paymasterHash(signed, {
       chainId: this.deps.deployments.chainId,
       address: this.address,

@@ -16,12 +16,12 @@ import {
   parseEventLogs,
 } from "viem";
 import { ChainClock } from "../lib/chain-time.ts";
+import { type PaymentRow, PaymentStore } from "../stores/payments.ts";
 import { type ParsedSignature, toLowS } from "./eip712.ts";
 import { PaymentError } from "./errors.ts";
 import { PAID_PATHS, priceOf } from "./prices.ts";
 import type { Recoverer } from "./recover.ts";
 import { checkSpecRules, parseSpecPayment, specMessage, specPaymentStruct } from "./spec-scheme.ts";
-import { type PaymentRow, PaymentStore } from "./store.ts";
 import type { PaymentInfo } from "./types.ts";
 import {
   authorizationStruct,

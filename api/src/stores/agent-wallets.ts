@@ -162,3 +162,12 @@ export async function countOrgWallets(tx: Q, orgId: string): Promise<number> {
   ]);
   return rows[0]!.n;
 }
+
+/** Erases the keys of claimed wallets whose redelivery window has ended; returns how many. */
+export async function eraseDeliveredKeys(deps: Pick<Deps, "pool">): Promise<number> {
+  const erased = await deps.pool.query(
+    `update api.agent_wallet set encrypted_key = null
+      where encrypted_key is not null and claim_state = 'CLAIMED' and key_redelivery_until <= now()`,
+  );
+  return erased.rowCount ?? 0;
+}

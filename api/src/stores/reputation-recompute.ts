@@ -384,3 +384,18 @@ export function recomputeSoon(deps: Deps, agentIds: number[], trigger: Recompute
     .then(() => undefined)
     .catch((err) => deps.logger.warn({ err, agentIds, trigger }, "reputation recompute failed"));
 }
+
+/** Agents whose indexed run stats or stake changed at or after block time `ts` (seconds), with that time. */
+export async function runInputsChangedSince(
+  deps: Pick<Deps, "pool" | "views">,
+  ts: string,
+): Promise<{ agentId: string; updatedAt: bigint }[]> {
+  const schema = deps.views.names;
+  const { rows } = await deps.pool.query<{ agent_id: string; updated_at: string }>(
+    `select agent_id::text, updated_at::text from ${schema.agentRunStats} where updated_at >= $1::numeric
+     union
+     select agent_id::text, updated_at::text from ${schema.stake} where updated_at >= $1::numeric`,
+    [ts],
+  );
+  return rows.map((r) => ({ agentId: r.agent_id, updatedAt: BigInt(r.updated_at) }));
+}

@@ -385,3 +385,50 @@ export async function withRunLock<T>(deps: Pick<Deps, "pool">, id: number, fn: (
     await deps.pool.query("delete from api.run_lock where run_id = $1 and holder = $2", [id, holder]);
   }
 }
+
+/** A position in the indexed run events (block number, log index). */
+export interface RunEventCursor {
+  block: string;
+  logIndex: number;
+}
+
+/** The position of the latest indexed run event (block 0 before any). */
+export async function latestRunEvent(deps: Pick<Deps, "pool" | "views">): Promise<RunEventCursor> {
+  const last = await deps.pool.query<{ block: string | null; log_index: number | null }>(
+    `select block_number::text block, log_index from ${deps.views.names.runEvent}
+      order by block_number desc, log_index desc limit 1`,
+  );
+  return { block: last.rows[0]?.block ?? "0", logIndex: last.rows[0]?.log_index ?? -1 };
+}
+
+export interface BountyRunEvent {
+  run_id: string;
+  kind: "CLAIMED" | "COMPLETED" | "DISPUTE_RESOLVED_FOR_AGENT";
+  agent_id: string | null;
+  tx_hash: string;
+  block_number: string;
+  log_index: number;
+  reward: string;
+}
+
+/** Claims and completions of API runs indexed after `cursor`, oldest first (at most `limit`). */
+export async function bountyRunEventsAfter(
+  deps: Pick<Deps, "pool" | "views">,
+  cursor: RunEventCursor,
+  limit: number,
+): Promise<BountyRunEvent[]> {
+  const schema = deps.views.names;
+  const { rows } = await deps.pool.query<BountyRunEvent>(
+    `select r.id::text run_id, e.kind, e.agent_id::text, lower(e.tx_hash) tx_hash, e.block_number::text,
+            e.log_index, cr.reward::text
+       from ${schema.runEvent} e
+       join api.run r on r.onchain_run_id = e.run_id
+       join ${schema.run} cr on cr.id = e.run_id
+      where e.kind in ('CLAIMED', 'COMPLETED', 'DISPUTE_RESOLVED_FOR_AGENT')
+        and (e.block_number, e.log_index) > ($1::numeric, $2::int)
+      order by e.block_number, e.log_index
+      limit $3`,
+    [cursor.block, cursor.logIndex, limit],
+  );
+  return rows;
+}

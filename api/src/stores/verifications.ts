@@ -229,3 +229,35 @@ export async function verificationsOf(db: Q, agentId: number): Promise<Verificat
   );
   return rows;
 }
+
+/**
+ * VERIFIED past expiresAt -> EXPIRED (and stale PENDING challenges too), and stake badges whose locked stake fell
+ * below their minimum. Returns how many expired and the agents that lost a VERIFIED badge.
+ */
+export async function expireDue(
+  deps: Pick<Deps, "pool" | "views">,
+  at: Date,
+): Promise<{ expired: number; agentIds: number[] }> {
+  const { rows } = await deps.pool.query<{ agent_id: string; was: string }>(
+    `update api.verification v set status = 'EXPIRED'
+       from (select id, status was from api.verification
+              where status in ('VERIFIED', 'PENDING') and expires_at <= $1::timestamptz for update skip locked) e
+      where v.id = e.id
+      returning v.agent_id::text, e.was`,
+    [at.toISOString()],
+  );
+  const lapsed = await deps.pool.query<{ agent_id: string }>(
+    `update api.verification v set status = 'EXPIRED', message = 'the locked stake fell below the minimum'
+       from api.verification x left join ${deps.views.names.stake} s on s.agent_id = x.agent_id
+      where v.id = x.id and x.type = 'stake' and x.status = 'VERIFIED'
+        and coalesce(s.amount - s.pending_withdrawal, 0) < x.min_stake_amount
+      returning v.agent_id::text`,
+  );
+  const agentIds = [
+    ...new Set([
+      ...rows.filter((r) => r.was === "VERIFIED").map((r) => Number(r.agent_id)),
+      ...lapsed.rows.map((r) => Number(r.agent_id)),
+    ]),
+  ];
+  return { expired: rows.length + lapsed.rows.length, agentIds };
+}

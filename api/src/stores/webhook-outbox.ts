@@ -3,6 +3,7 @@
 // events no webhook subscribes to. Delivery happens later (dispatch.ts), so emitting never waits on a receiver.
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { Deps } from "../context.ts";
 import { asSystem } from "../db/org-scope.ts";
 import type { WebhookEvent } from "../webhooks/events.ts";
 
@@ -82,4 +83,57 @@ export async function emitOrgEvent(
   } catch (err) {
     deps.logger.error({ err, event, agentId }, "could not queue organization event");
   }
+}
+
+// Delivery (webhooks/dispatch.ts): due deliveries are claimed with a lease, then marked delivered or rescheduled.
+
+export interface ClaimedDelivery {
+  id: string;
+  attempts: number;
+  event_id: string;
+  event: string;
+  body: string;
+  webhook_id: string;
+  url: string;
+  secret_enc: Buffer;
+}
+
+const CLAIM_SQL = `
+  update api.webhook_delivery d
+     set lease_until = now() + make_interval(secs => $2), attempts = d.attempts + 1, last_attempt_at = now()
+    from (select id from api.webhook_delivery
+           where status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+           order by next_attempt_at, id limit $1 for update skip locked) due,
+         api.org_event e, api.org_webhook h
+   where d.id = due.id and e.id = d.event_id and h.id = d.webhook_id
+  returning d.id::text, d.attempts, d.event_id, e.event, e.body, d.webhook_id, h.url, h.secret_enc`;
+
+/** Up to `limit` due deliveries, leased for `leaseSeconds` (other passes skip them), their attempt counted. */
+export async function claimDueDeliveries(
+  deps: Pick<Deps, "pool">,
+  limit: number,
+  leaseSeconds: number,
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await deps.pool.query<ClaimedDelivery>(CLAIM_SQL, [limit, leaseSeconds]);
+  return rows;
+}
+
+export async function markDelivered(deps: Pick<Deps, "pool">, id: string, statusCode: number | null): Promise<void> {
+  await deps.pool.query(
+    `update api.webhook_delivery set status = 'delivered', delivered_at = now(), lease_until = null,
+            last_status_code = $2, last_error = null where id = $1`,
+    [id, statusCode],
+  );
+}
+
+export async function markAttemptFailed(
+  deps: Pick<Deps, "pool">,
+  id: string,
+  a: { status: "failed" | "pending"; statusCode: number | null; error: string | null; retryInSeconds: number },
+): Promise<void> {
+  await deps.pool.query(
+    `update api.webhook_delivery set status = $2, lease_until = null, last_status_code = $3, last_error = $4,
+            next_attempt_at = now() + make_interval(secs => $5) where id = $1`,
+    [id, a.status, a.statusCode, a.error, a.retryInSeconds],
+  );
 }

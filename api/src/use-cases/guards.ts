@@ -1,8 +1,8 @@
 // Checks many use cases start with, written once: the agent exists, the request is signed by who may act.
 import { type Address, isAddressEqual } from "viem";
+import { verifySignedAction } from "../auth/signed-action.ts";
 import type { Deps } from "../context.ts";
 import { type ApiError, errors } from "../errors.ts";
-import { verifySignedAction } from "../lib/signed-action.ts";
 import { type AgentRecord, findAgent } from "../stores/agents.ts";
 
 /** The agent `id`, or 404 AGENT_NOT_FOUND. */

@@ -6,6 +6,7 @@
 import type { Deps } from "../context.ts";
 import { mapLimit, pinnedRequest } from "../lib/net/health-check.ts";
 import { BlockedTargetError, resolveTarget } from "../lib/net/ssrf.ts";
+import { claimDueDeliveries, markAttemptFailed, markDelivered } from "../stores/webhook-outbox.ts";
 import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "./events.ts";
 import { DELIVERY_HEADER, EVENT_HEADER, signedHeaders } from "./signature.ts";
 
@@ -24,17 +25,6 @@ export function encryptSecret(deps: Deps, webhookId: string, secret: string): Bu
 
 export function decryptSecret(deps: Deps, webhookId: string, blob: Buffer): string {
   return Buffer.from(deps.keys.decrypt(blob, secretAad(webhookId)).slice(2), "hex").toString("utf8");
-}
-
-interface Claimed {
-  id: string;
-  attempts: number;
-  event_id: string;
-  event: string;
-  body: string;
-  webhook_id: string;
-  url: string;
-  secret_enc: Buffer;
 }
 
 export interface AttemptResult {
@@ -68,16 +58,6 @@ export async function attemptDelivery(
   }
 }
 
-const CLAIM_SQL = `
-  update api.webhook_delivery d
-     set lease_until = now() + make_interval(secs => $2), attempts = d.attempts + 1, last_attempt_at = now()
-    from (select id from api.webhook_delivery
-           where status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
-           order by next_attempt_at, id limit $1 for update skip locked) due,
-         api.org_event e, api.org_webhook h
-   where d.id = due.id and e.id = d.event_id and h.id = d.webhook_id
-  returning d.id::text, d.attempts, d.event_id, e.event, e.body, d.webhook_id, h.url, h.secret_enc`;
-
 /** One dispatch pass: delivers what is due (in rounds of BATCH) and returns counts. */
 export async function dispatchWebhooks(deps: Deps): Promise<{ attempted: number; delivered: number; failed: number }> {
   const timeoutMs = deps.env.WEBHOOK_TIMEOUT_MS;
@@ -85,7 +65,7 @@ export async function dispatchWebhooks(deps: Deps): Promise<{ attempted: number;
   const opts = { timeoutMs, allowPrivate: allowPrivateWebhookTargets(deps) };
   const totals = { attempted: 0, delivered: 0, failed: 0 };
   for (let round = 0; round < 20; round++) {
-    const { rows } = await deps.pool.query<Claimed>(CLAIM_SQL, [BATCH, leaseSeconds]);
+    const rows = await claimDueDeliveries(deps, BATCH, leaseSeconds);
     if (rows.length === 0) break;
     await mapLimit(rows, CONCURRENCY, async (row) => {
       let result: AttemptResult;
@@ -110,26 +90,17 @@ export async function dispatchWebhooks(deps: Deps): Promise<{ attempted: number;
       totals.attempted++;
       if (result.error === null) {
         totals.delivered++;
-        await deps.pool.query(
-          `update api.webhook_delivery set status = 'delivered', delivered_at = now(), lease_until = null,
-                  last_status_code = $2, last_error = null where id = $1`,
-          [row.id, result.statusCode],
-        );
+        await markDelivered(deps, row.id, result.statusCode);
         return;
       }
       const exhausted = row.attempts >= MAX_ATTEMPTS;
       if (exhausted) totals.failed++;
-      await deps.pool.query(
-        `update api.webhook_delivery set status = $2, lease_until = null, last_status_code = $3, last_error = $4,
-                next_attempt_at = now() + make_interval(secs => $5) where id = $1`,
-        [
-          row.id,
-          exhausted ? "failed" : "pending",
-          result.statusCode,
-          result.error,
-          exhausted ? 0 : retryDelaySeconds(row.attempts, deps.env.WEBHOOK_RETRY_BASE_SECONDS),
-        ],
-      );
+      await markAttemptFailed(deps, row.id, {
+        status: exhausted ? "failed" : "pending",
+        statusCode: result.statusCode,
+        error: result.error,
+        retryInSeconds: exhausted ? 0 : retryDelaySeconds(row.attempts, deps.env.WEBHOOK_RETRY_BASE_SECONDS),
+      });
     });
     if (rows.length < BATCH) break;
   }

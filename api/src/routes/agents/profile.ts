@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { isAddressEqual } from "viem";
+import { verifySignedAction } from "../../auth/signed-action.ts";
 import { registrationFile } from "../../domain/registration-file.ts";
 import { errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
-import { verifySignedAction } from "../../lib/signed-action.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { findAgent, slashHistory } from "../../stores/agents.ts";
 import { saveProfile, tokenUriIndexed } from "../../stores/profiles.ts";

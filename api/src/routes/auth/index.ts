@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { issueNonce } from "../../auth/signed-action.ts";
 import { router } from "../../lib/openapi.ts";
-import { issueNonce } from "../../lib/signed-action.ts";
 
 const route = createRoute({
   method: "get",

@@ -2,11 +2,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { type Address, getAddress } from "viem";
 import { parseSiweMessage } from "viem/siwe";
+import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, revokeAccessToken } from "../../auth/access-token.ts";
+import { verifySignedAction } from "../../auth/signed-action.ts";
 import { ApiError } from "../../errors.ts";
-import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, revokeAccessToken } from "../../lib/access-token.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
-import { verifySignedAction } from "../../lib/signed-action.ts";
 
 export const tokenBody = z.object({
   message: z.string().min(1).max(4000).openapi({

@@ -5,12 +5,12 @@
 import { RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { createRoute, z } from "@hono/zod-openapi";
 import { type Address, getAddress, isAddressEqual } from "viem";
+import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";
 import { errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { relayMapped } from "../../lib/relay-mapped.ts";
 import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
-import { verifySignedAction } from "../../lib/signed-action.ts";
 
 const HOLDERS = ["RunEscrow", "StakeVault"] as const;
 type Holder = (typeof HOLDERS)[number];

@@ -4,7 +4,7 @@
 // use-cases/governance. Writes need `Authorization: Bearer <ACCESS_TOKEN>` from POST /api/auth/token (SIWE sign-in).
 import { createRoute } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { requireAccessToken } from "../../lib/access-token.ts";
+import { requireAccessToken } from "../../auth/access-token.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { cancelProposal } from "../../use-cases/governance/cancel-proposal.ts";

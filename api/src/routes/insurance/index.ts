@@ -4,6 +4,7 @@
 import { InsurancePoolAbi } from "@agenthub/common/generated/abis";
 import { createRoute } from "@hono/zod-openapi";
 import { getAddress, type Hex, isAddressEqual } from "viem";
+import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";
 import { ApiError, apiError, errors } from "../../errors.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
@@ -13,7 +14,6 @@ import { verifiedPermit } from "../../lib/permit.ts";
 import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
-import { verifySignedAction } from "../../lib/signed-action.ts";
 import { isoFromSeconds } from "../../lib/time.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import {

@@ -13,13 +13,7 @@ import type { Deps } from "../../context.ts";
 import { withTransaction } from "../../db/transaction.ts";
 import { type ProfileInput, profileOfRegistrationFile, registrationFile } from "../../domain/registration-file.ts";
 import { ApiError } from "../../errors.ts";
-import {
-  assertSameRequest,
-  findIdempotent,
-  type IdempotencyRecord,
-  recordIdempotent,
-  requestHash,
-} from "../../lib/idempotency.ts";
+import { assertSameRequest, type IdempotencyRecord, requestHash } from "../../lib/idempotency.ts";
 import type { Minted } from "../../mints/mint-batcher.ts";
 import {
   bindMintedWallet,
@@ -28,6 +22,7 @@ import {
   mintState,
   orphanedMints,
 } from "../../stores/agent-wallets.ts";
+import { findIdempotent, recordIdempotent } from "../../stores/idempotency.ts";
 import { insertInitialProfile } from "../../stores/profiles.ts";
 import { queueOrgEvents } from "../../stores/webhook-outbox.ts";
 

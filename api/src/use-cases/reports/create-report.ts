@@ -1,5 +1,7 @@
 // A signed report about an agent (supplement, Reports API): one open report per (reporter, agent, category),
 // never about an agent the reporter speaks for, optionally about a bounty that involves the agent.
+
+import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";
 import {
   EVIDENCE_MAX,
@@ -10,7 +12,6 @@ import {
 } from "../../domain/report-risk.ts";
 import { apiError } from "../../errors.ts";
 import type { Limit } from "../../lib/rate-limit.ts";
-import { verifySignedAction } from "../../lib/signed-action.ts";
 import { insertReport, openReportId } from "../../stores/reports.ts";
 import { agentActedOnRun, findRun, type RunRecord } from "../../stores/runs.ts";
 import { requireAgent } from "../guards.ts";

@@ -4,11 +4,11 @@
 // the wait until the indexer shows the transaction -> the step's follow-up (organization events).
 import type { RelayResult } from "@agenthub/relayer/relayer";
 import { type Address, isAddressEqual } from "viem";
+import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";
 import type { RunState } from "../../domain/run-state.ts";
 import { apiError, errors } from "../../errors.ts";
 import { isAgentWalletOrOwner } from "../../lib/deposit-tx.ts";
-import { verifySignedAction } from "../../lib/signed-action.ts";
 import type { AgentRecord } from "../../stores/agents.ts";
 import { type RunRecord, recordAction, withRunLock } from "../../stores/runs.ts";
 import { requireAgent } from "../guards.ts";

@@ -3,7 +3,13 @@
 // (chain.user_operation), else its maximum cost while its signature can still be used (plus a grace for indexer lag).
 import type pg from "pg";
 import { withTransaction } from "../db/transaction.ts";
-import { PolicyRefusal } from "./calls.ts";
+
+/** Why a reservation was refused (nothing is reserved then). */
+export interface BudgetRefusal {
+  /** The paymaster's policy code (a JSON-RPC error's data, not an API error code). */
+  reason: "AGENT_BUDGET_EXCEEDED" | "GLOBAL_BUDGET_EXCEEDED";
+  message: string;
+}
 
 export interface Budget {
   agentBudgetWei: bigint;
@@ -84,7 +90,7 @@ export class BudgetStore {
     maxCostWei: bigint;
     validUntil: number;
     now: bigint;
-  }): Promise<void> {
+  }): Promise<BudgetRefusal | undefined> {
     const budget = await this.budget();
     const periodStart = entry.now - (entry.now % BigInt(budget.periodSeconds));
     for (let attempt = 1; ; attempt++) {
@@ -125,16 +131,17 @@ export class BudgetStore {
           { serializable: true },
         ).then((r) => r.rows[0]!);
         if (!row.agent_ok) {
-          throw new PolicyRefusal(
-            "AGENT_BUDGET_EXCEEDED",
-            `agent ${entry.agentId} has ${row.agent_left} wei of its ${budget.agentBudgetWei} wei sponsorship budget ` +
+          return {
+            reason: "AGENT_BUDGET_EXCEEDED",
+            message:
+              `agent ${entry.agentId} has ${row.agent_left} wei of its ${budget.agentBudgetWei} wei sponsorship budget ` +
               `left this period; this operation may cost ${entry.maxCostWei} wei`,
-          );
+          };
         }
         if (!row.global_ok) {
-          throw new PolicyRefusal("GLOBAL_BUDGET_EXCEEDED", "the paymaster's budget for this period is used up");
+          return { reason: "GLOBAL_BUDGET_EXCEEDED", message: "the paymaster's budget for this period is used up" };
         }
-        return;
+        return undefined;
       } catch (error) {
         // 40001: another reservation of the period committed first; re-read and decide again.
         if ((error as { code?: string }).code !== "40001" || attempt >= 8) throw error;

@@ -5,21 +5,19 @@ import { actionResource, CHAIN_ID } from "@agenthub/sdk/protocol";
 import type { Address, Hex } from "viem";
 import { parseSiweMessage } from "viem/siwe";
 import type { Deps } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
+import { consumeNonce, insertNonce } from "../stores/auth.ts";
 
 const NONCE_TTL_SECONDS = 600;
 const MAX_MESSAGE_TTL_SECONDS = 3600;
 
 export async function issueNonce(deps: Deps): Promise<{ nonce: string; expiresAt: string }> {
   const nonce = randomBytes(16).toString("hex");
-  const r = await deps.pool.query<{ expires_at: Date }>(
-    `insert into api.auth_nonce (nonce, expires_at) values ($1, now() + make_interval(secs => $2)) returning expires_at`,
-    [nonce, NONCE_TTL_SECONDS],
-  );
-  return { nonce, expiresAt: r.rows[0]!.expires_at.toISOString() };
+  const expiresAt = await insertNonce(deps, nonce, NONCE_TTL_SECONDS);
+  return { nonce, expiresAt: expiresAt.toISOString() };
 }
 
-const invalid = (message: string) => new ApiError(401, "INVALID_SIGNATURE", message);
+const invalid = (message: string) => apiError("INVALID_SIGNATURE", message);
 
 /**
  * Verifies `message`/`signature` authorise `action` on (`kind`, `id`) and consumes the nonce.
@@ -50,10 +48,7 @@ export async function verifySignedAction(
     .catch(() => false);
   if (!valid) throw invalid("signature does not match the message's address");
 
-  const consumed = await deps.pool.query(
-    "update api.auth_nonce set used_at = now(), used_by = $2 where nonce = $1 and used_at is null and expires_at > now()",
-    [fields.nonce, fields.address.toLowerCase()],
-  );
-  if (consumed.rowCount !== 1) throw invalid("nonce unknown, expired or already used");
+  if (!(await consumeNonce(deps, fields.nonce, fields.address)))
+    throw invalid("nonce unknown, expired or already used");
   return fields.address;
 }

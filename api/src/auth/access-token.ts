@@ -5,7 +5,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Context } from "hono";
 import { type Address, getAddress } from "viem";
 import type { AppEnv, Deps } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
+import { findAccessToken, insertAccessToken, revokeAccessTokenHash } from "../stores/auth.ts";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const GOVERNANCE_SCOPE = "governance";
@@ -19,44 +20,35 @@ export async function issueAccessToken(
   scope = GOVERNANCE_SCOPE,
 ): Promise<{ accessToken: string; expiresAt: string }> {
   const accessToken = `${PREFIX}${randomBytes(32).toString("base64url")}`;
-  const r = await deps.pool.query<{ expires_at: Date }>(
-    `insert into api.access_token (token_hash, address, scope, expires_at)
-     values ($1, $2, $3, now() + make_interval(secs => $4)) returning expires_at`,
-    [hashToken(accessToken), getAddress(address), scope, ACCESS_TOKEN_TTL_SECONDS],
-  );
-  return { accessToken, expiresAt: r.rows[0]!.expires_at.toISOString() };
+  const expiresAt = await insertAccessToken(deps, {
+    tokenHash: hashToken(accessToken),
+    address: getAddress(address),
+    scope,
+    ttlSeconds: ACCESS_TOKEN_TTL_SECONDS,
+  });
+  return { accessToken, expiresAt: expiresAt.toISOString() };
 }
 
 function bearer(c: Context<AppEnv>): string {
   const header = c.req.header("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match)
-    throw new ApiError(401, "ACCESS_TOKEN_REQUIRED", "this operation needs Authorization: Bearer <ACCESS_TOKEN>");
+  if (!match) throw apiError("ACCESS_TOKEN_REQUIRED", "this operation needs Authorization: Bearer <ACCESS_TOKEN>");
   return match[1]!;
 }
 
 /** The address the request's bearer token is bound to; 401 ACCESS_TOKEN_REQUIRED / INVALID_ACCESS_TOKEN. */
 export async function requireAccessToken(c: Context<AppEnv>, scope = GOVERNANCE_SCOPE): Promise<Address> {
   const token = bearer(c);
-  const r = await c.get("deps").pool.query<{ address: string; expired: boolean; revoked: boolean }>(
-    `select address, expires_at <= now() expired, revoked_at is not null revoked
-         from api.access_token where token_hash = $1 and scope = $2`,
-    [hashToken(token), scope],
-  );
-  const row = r.rows[0];
-  if (!row) throw new ApiError(401, "INVALID_ACCESS_TOKEN", "unknown access token");
-  if (row.revoked) throw new ApiError(401, "INVALID_ACCESS_TOKEN", "the access token was revoked");
-  if (row.expired) throw new ApiError(401, "INVALID_ACCESS_TOKEN", "the access token has expired; sign in again");
+  const row = await findAccessToken(c.get("deps"), hashToken(token), scope);
+  if (!row) throw apiError("INVALID_ACCESS_TOKEN", "unknown access token");
+  if (row.revoked) throw apiError("INVALID_ACCESS_TOKEN", "the access token was revoked");
+  if (row.expired) throw apiError("INVALID_ACCESS_TOKEN", "the access token has expired; sign in again");
   return getAddress(row.address);
 }
 
 /** Revokes the request's bearer token (idempotent for a valid token). */
 export async function revokeAccessToken(c: Context<AppEnv>): Promise<Address> {
   const address = await requireAccessToken(c);
-  await c
-    .get("deps")
-    .pool.query("update api.access_token set revoked_at = now() where token_hash = $1 and revoked_at is null", [
-      hashToken(bearer(c)),
-    ]);
+  await revokeAccessTokenHash(c.get("deps"), hashToken(bearer(c)));
   return address;
 }

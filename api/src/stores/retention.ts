@@ -1,4 +1,4 @@
-// Bounded storage: rows whose purpose has ended are deleted on a schedule, in small batches (no long locks).
+// Bounded storage (the prune job): rows whose purpose has ended are deleted on a schedule, in small batches (no long locks).
 // What stays for good: spec-scheme payment rows (their nonce is the only replay protection, the signed Payment has
 // no expiry; bench/payment-replay.ts measures their cost), attestations, verifications, reports and everything
 // that is history. Retention periods: docs/decisions.md ("Bounded storage").

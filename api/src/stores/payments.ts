@@ -1,7 +1,7 @@
 // Postgres replay store: the primary key (scheme, payer, nonce) makes "served once" hold across every API process.
 import type pg from "pg";
 import type { Address, Hex } from "viem";
-import type { PaymentScheme } from "./types.ts";
+import type { PaymentScheme } from "../payments/types.ts";
 
 export interface PaymentRow {
   scheme: PaymentScheme;

@@ -1,0 +1,211 @@
+// Fixed-window rate limits counted in Postgres (api.rate_limit; api.rate_limit_lease), so every API process shares
+// them: the SQL behind deps.rateLimiter, typed raw statements on a hot path. Two ways to count:
+// - shared: one upsert per hit (optionally inside the caller's transaction, so the count commits with its work);
+// - leased (the public per-IP limit, on every read): a process takes a slice of a window's allowance from Postgres
+//   and admits hits from memory until the slice is used up. Slices shrink as the window fills (an eighth of what is
+//   left, at most LEASE_CAP, at least 1), and the total handed out never admits more than the limit, so the limit
+//   holds across processes; a slice a process does not use before the window ends is lost (at most 1/8 of the rest).
+import type pg from "pg";
+import type { Limit } from "../lib/rate-limit.ts";
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the binding window resets. */
+  reset: number;
+}
+
+/** Largest slice of a window one process takes at a time. */
+const LEASE_CAP = 32;
+/** Leases kept in memory before ended windows are swept out. */
+const LEASE_SWEEP_AT = 10_000;
+
+interface Lease {
+  windowStart: number;
+  windowEnd: number;
+  /** Hits this process may still admit from its slices. */
+  left: number;
+  /** Hits handed out by Postgres for the window at the last grant (all processes). */
+  granted: number;
+  /** The window is full: nothing more can be granted until it ends. */
+  full: boolean;
+}
+
+export class RateLimiter {
+  private readonly leases = new Map<string, Lease>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly multiplier = 1,
+  ) {}
+
+  /** The state of `limits` for `key` without counting a hit (see peekRateLimit). */
+  peek(key: string, limits: Limit[]): Promise<RateDecision> {
+    return peekRateLimit(this.pool, key, limits, this.multiplier);
+  }
+
+  /**
+   * Counts one hit against `limits` by leases (see the header): no Postgres round trip while this process holds an
+   * unused slice of every window, or the window is known to be full.
+   */
+  async hitLeased(key: string, limits: Limit[]): Promise<RateDecision> {
+    const now = Math.floor(Date.now() / 1000);
+    const windows = limits.map((l) => {
+      const start = now - (now % l.windowSec);
+      return { key: `${key}:${l.windowSec}`, max: Math.ceil(l.max * this.multiplier), start, end: start + l.windowSec };
+    });
+    const current = (w: (typeof windows)[number]) => {
+      const lease = this.leases.get(w.key);
+      return lease?.windowStart === w.start ? lease : undefined;
+    };
+    const refill = windows.filter((w) => {
+      const lease = current(w);
+      return !lease || (lease.left <= 0 && !lease.full);
+    });
+    if (refill.length > 0) await this.grant(refill);
+    let allowed = true;
+    let decision: RateDecision | undefined;
+    for (const w of windows) {
+      const lease = current(w)!;
+      if (lease.left > 0) lease.left--;
+      else allowed = false;
+      const remaining = Math.max(0, w.max - lease.granted + lease.left);
+      if (!decision || remaining < decision.remaining) {
+        decision = { allowed: true, limit: w.max, remaining, reset: w.end };
+      }
+    }
+    return { ...decision!, allowed };
+  }
+
+  /**
+   * What hitLeased would report for `key` without counting a hit (X-RateLimit-* headers on responses no limiter
+   * counted, lib/rate-headers.ts): from this process's lease, else from what Postgres handed out for the window.
+   */
+  async peekLeased(key: string, limits: Limit[]): Promise<RateDecision> {
+    const now = Math.floor(Date.now() / 1000);
+    let decision: RateDecision | undefined;
+    for (const l of limits) {
+      const start = now - (now % l.windowSec);
+      const max = Math.ceil(l.max * this.multiplier);
+      const lease = this.leases.get(`${key}:${l.windowSec}`);
+      let remaining: number;
+      if (lease?.windowStart === start) remaining = Math.max(0, max - lease.granted + lease.left);
+      else {
+        const { rows } = await this.pool.query<{ granted: number }>(
+          "select granted from api.rate_limit_lease where key = $1 and window_start = to_timestamp($2)",
+          [`${key}:${l.windowSec}`, start],
+        );
+        remaining = Math.max(0, max - (rows[0]?.granted ?? 0));
+      }
+      if (!decision || remaining < decision.remaining) {
+        decision = { allowed: true, limit: max, remaining, reset: start + l.windowSec };
+      }
+    }
+    return decision!;
+  }
+
+  /** Takes the next slice of each window from Postgres and adds what it admits to this process's leases. */
+  private async grant(windows: { key: string; max: number; start: number; end: number }[]): Promise<void> {
+    const { rows } = await this.pool.query<{ key: string; granted: number; last_grant: number }>(
+      `insert into api.rate_limit_lease as r (key, window_start, granted, last_grant, max)
+       select k, to_timestamp(s), g, g, m from unnest($1::text[], $2::bigint[], $3::int[], $4::int[]) as t(k, s, g, m)
+       on conflict (key, window_start) do update
+         set granted = r.granted + greatest(1, least(${LEASE_CAP}, (excluded.max - r.granted) / 8)),
+             last_grant = greatest(1, least(${LEASE_CAP}, (excluded.max - r.granted) / 8)),
+             max = excluded.max
+       returning key, granted, last_grant`,
+      [
+        windows.map((w) => w.key),
+        windows.map((w) => w.start),
+        windows.map((w) => Math.max(1, Math.min(LEASE_CAP, Math.floor(w.max / 8)))),
+        windows.map((w) => w.max),
+      ],
+    );
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    for (const w of windows) {
+      const row = byKey.get(w.key)!;
+      // Of this grant, only what still fits under the limit is admitted; the rest marks the window full.
+      const before = row.granted - row.last_grant;
+      const admitted = Math.max(0, Math.min(row.last_grant, w.max - before));
+      const lease = this.leases.get(w.key);
+      const left = (lease?.windowStart === w.start ? lease.left : 0) + admitted;
+      this.leases.set(w.key, {
+        windowStart: w.start,
+        windowEnd: w.end,
+        left,
+        granted: row.granted,
+        full: row.granted >= w.max,
+      });
+    }
+    if (this.leases.size > LEASE_SWEEP_AT) this.sweep();
+  }
+
+  private sweep(): void {
+    const now = Math.floor(Date.now() / 1000);
+    for (const [key, lease] of this.leases) if (lease.windowEnd <= now) this.leases.delete(key);
+  }
+
+  /** Counts one hit; inside a caller's transaction (`db`) the count commits or rolls back with it. */
+  async hit(key: string, limits: Limit[], db: Pick<pg.Pool, "query"> = this.pool): Promise<RateDecision> {
+    const now = Math.floor(Date.now() / 1000);
+    const windows = limits.map((l) => ({
+      ...l,
+      max: Math.ceil(l.max * this.multiplier),
+      start: now - (now % l.windowSec),
+    }));
+    const { rows } = await db.query<{ count: number }>(
+      `insert into api.rate_limit (key, window_start, count)
+       select k, to_timestamp(s), 1 from unnest($1::text[], $2::bigint[]) as t(k, s)
+       on conflict (key, window_start) do update set count = api.rate_limit.count + 1
+       returning count`,
+      [windows.map((w) => `${key}:${w.windowSec}`), windows.map((w) => w.start)],
+    );
+    let decision: RateDecision | undefined;
+    let allowed = true;
+    windows.forEach((w, i) => {
+      const count = rows[i]?.count ?? 0;
+      if (count > w.max) allowed = false;
+      const candidate = {
+        allowed: true,
+        limit: w.max,
+        remaining: Math.max(0, w.max - count),
+        reset: w.start + w.windowSec,
+      };
+      if (!decision || candidate.remaining < decision.remaining) decision = candidate;
+    });
+    return { ...decision!, allowed };
+  }
+}
+
+/**
+ * The state of `limits` for `key` without counting a hit: X-RateLimit-* headers for responses no limiter counted
+ * (paid routes, errors before the limiter; lib/rate-headers.ts).
+ */
+export async function peekRateLimit(
+  pool: Pick<pg.Pool, "query">,
+  key: string,
+  limits: Limit[],
+  multiplier = 1,
+): Promise<RateDecision> {
+  const now = Math.floor(Date.now() / 1000);
+  const windows = limits.map((l) => ({ ...l, max: Math.ceil(l.max * multiplier), start: now - (now % l.windowSec) }));
+  const { rows } = await pool.query<{ count: number }>(
+    `select coalesce(r.count, 0)::int count
+       from unnest($1::text[], $2::bigint[]) with ordinality as t(k, s, i)
+       left join api.rate_limit r on r.key = t.k and r.window_start = to_timestamp(t.s)
+      order by t.i`,
+    [windows.map((w) => `${key}:${w.windowSec}`), windows.map((w) => w.start)],
+  );
+  let decision: RateDecision | undefined;
+  windows.forEach((w, i) => {
+    const candidate = {
+      allowed: true,
+      limit: w.max,
+      remaining: Math.max(0, w.max - (rows[i]?.count ?? 0)),
+      reset: w.start + w.windowSec,
+    };
+    if (!decision || candidate.remaining < decision.remaining) decision = candidate;
+  });
+  return decision!;
+}
