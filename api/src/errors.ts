@@ -1,12 +1,15 @@
 // The one error catalogue: every error code the API answers with, its HTTP status and a default message. Every
 // error answer has the spec's shape {"error": {"code": "SPEC_CODE", "message": "..."}} and is rendered by the one
 // error boundary in app.ts. Throw `apiError("CODE", message?, { cause })`; api/test/errors.test.ts checks that
-// every code thrown anywhere in api/src is listed here.
+// every code thrown anywhere in api/src is listed here. A code answers with one status; the three codes that a
+// second kind of request answers with another status carry it as `alt` (chosen with `{ alt: true }`).
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 export interface CatalogueEntry {
   status: ContentfulStatusCode;
   message: string;
+  /** The status this code has where `when` says (the only other one it ever answers with). */
+  alt?: { status: ContentfulStatusCode; when: string };
 }
 
 export const ERRORS = {
@@ -38,7 +41,11 @@ export const ERRORS = {
   CONSENT_EXPIRED: { status: 400, message: "the consent has expired" },
   CONSENT_NONCE_USED: { status: 409, message: "the consent nonce was used" },
   CONSENT_SIGNER_MISMATCH: { status: 403, message: "the consent is signed by another party" },
-  CONTRACT_PAUSED: { status: 503, message: "the contract is paused; try again later" },
+  CONTRACT_PAUSED: {
+    status: 503,
+    message: "the contract is paused; try again later",
+    alt: { status: 409, when: "a subscription change the paused SubscriptionVault refused" },
+  },
   DEADLINE_PASSED: { status: 400, message: "deadline passed" },
   DNS_LOOKUP_FAILED: { status: 503, message: "dns lookup failed" },
   DNS_RECORD_NOT_FOUND: { status: 400, message: "dns record not found" },
@@ -57,7 +64,11 @@ export const ERRORS = {
   INSUFFICIENT_BALANCE: { status: 400, message: "insufficient balance" },
   INSUFFICIENT_COVERAGE: { status: 409, message: "insufficient coverage" },
   INSUFFICIENT_FUNDS: { status: 400, message: "insufficient funds" },
-  INSUFFICIENT_STAKE: { status: 400, message: "insufficient stake" }, // also 403 where the site says so
+  INSUFFICIENT_STAKE: {
+    status: 400,
+    message: "insufficient stake",
+    alt: { status: 403, when: "claiming a run: the agent's active stake is below the vault's minimum" },
+  },
   INSUFFICIENT_VOTING_POWER: { status: 403, message: "insufficient voting power" },
   INTERNAL_ERROR: { status: 500, message: "internal error" },
   INVALID_ACCESS_TOKEN: { status: 401, message: "invalid access token" },
@@ -68,7 +79,11 @@ export const ERRORS = {
   INVALID_BALLOT_SIGNATURE: { status: 400, message: "invalid ballot signature" },
   INVALID_CADENCE: { status: 400, message: "invalid cadence" },
   INVALID_CATEGORY: { status: 400, message: "invalid category" },
-  INVALID_CONSENT: { status: 400, message: "invalid consent" },
+  INVALID_CONSENT: {
+    status: 400,
+    message: "invalid consent",
+    alt: { status: 403, when: "a run step: the RunConsent is not the party's signature" },
+  },
   INVALID_ENDPOINT: { status: 400, message: "invalid endpoint" },
   INVALID_EVIDENCE: { status: 400, message: "invalid evidence" },
   INVALID_IDEMPOTENCY_KEY: { status: 400, message: "invalid idempotency key" },
@@ -148,7 +163,9 @@ export const ERRORS = {
   STAKE_AMOUNT_MISMATCH: { status: 400, message: "stake amount mismatch" },
   STAKE_BELOW_BADGE_MINIMUM: { status: 400, message: "stake below badge minimum" },
   SUBDOMAIN_TAKEN: { status: 409, message: "subdomain taken" },
+  SUBSCRIPTION_LIMIT_EXCEEDED: { status: 400, message: "the cadence exceeds the subscription limits" },
   SUBSCRIPTION_NOT_FOUND: { status: 404, message: "subscription not found" },
+  TASK_REQUIRED: { status: 400, message: "the instructions name no task" },
   TIMEOUT_NOT_REACHED: { status: 409, message: "timeout not reached" },
   TOO_MANY_RUNS: { status: 409, message: "too many runs" },
   TX_ALREADY_USED: { status: 400, message: "the transaction was already recorded" },
@@ -184,28 +201,28 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * The error `code` with its catalogued status; `message` defaults to the catalogue's. `status` overrides the
- * catalogue only where a code historically answers differently (kept for compatibility); `cause` keeps the error
- * that led here (logged by the boundary, never sent).
- */
-export function apiError(
-  code: ErrorCode,
-  message?: string,
-  options: { status?: ContentfulStatusCode; cause?: unknown } = {},
-): ApiError {
+/** Codes with a second, catalogued status. */
+export type AltCode = {
+  [K in ErrorCode]: (typeof ERRORS)[K] extends { alt: unknown } ? K : never;
+}[ErrorCode];
+
+export interface ApiErrorOptions<C extends ErrorCode> {
+  /** The error that led here: logged by the boundary, never sent. */
+  cause?: unknown;
+  /** Answer with the code's catalogued `alt` status. */
+  alt?: C extends AltCode ? boolean : never;
+}
+
+/** The error `code` with its catalogued status; `message` defaults to the catalogue's. */
+export function apiError<C extends ErrorCode>(code: C, message?: string, options: ApiErrorOptions<C> = {}): ApiError {
   const entry: CatalogueEntry = ERRORS[code];
-  return new ApiError(options.status ?? entry.status, code, message ?? entry.message, { cause: options.cause });
+  const status = options.alt && entry.alt ? entry.alt.status : entry.status;
+  return new ApiError(status, code, message ?? entry.message, { cause: options.cause });
 }
 
 export const errors = {
   validation: (message: string) => apiError("VALIDATION_ERROR", message),
-  notFound: (code: ErrorCode, message: string) => apiError(code, message, { status: 404 }),
   agentNotFound: (id: number | string) => apiError("AGENT_NOT_FOUND", `agent ${id} does not exist`),
-  unauthorized: (code: ErrorCode, message: string) => apiError(code, message, { status: 401 }),
-  forbidden: (code: ErrorCode, message: string) => apiError(code, message, { status: 403 }),
-  conflict: (code: ErrorCode, message: string) => apiError(code, message, { status: 409 }),
-  unavailable: (code: ErrorCode, message: string) => apiError(code, message, { status: 503 }),
 };
 
 export function errorBody(code: string, message: string) {

@@ -42,6 +42,7 @@ describe("error catalogue", () => {
     assert.equal(e.status, 404);
     assert.equal(e.message, ERRORS.AGENT_NOT_FOUND.message);
     assert.equal(e.cause, cause);
-    assert.equal(apiError("INSUFFICIENT_STAKE", "no stake", { status: 403 }).status, 403);
+    assert.equal(apiError("INSUFFICIENT_STAKE", "no stake").status, 400);
+    assert.equal(apiError("INSUFFICIENT_STAKE", "no stake", { alt: true }).status, 403);
   });
 });

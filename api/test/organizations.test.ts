@@ -10,6 +10,7 @@ import {
   wellFormed,
 } from "../src/auth/credentials.ts";
 import { choosePlan, effectiveQuotas, PLANS, quotaPeriod, underLimit } from "../src/domain/plans.ts";
+import { ERRORS } from "../src/errors.ts";
 import { slugify } from "../src/use-cases/organizations/create-organization.ts";
 import { delivered, MAX_ATTEMPTS, retryDelaySeconds } from "../src/webhooks/events.ts";
 import {
@@ -59,7 +60,7 @@ describe("plans", () => {
       const r = choosePlan({ plan, isolation: "full", customDomain: false });
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.code, "ISOLATION_UNAVAILABLE");
-      assert.equal(!r.ok && r.status, 422);
+      assert.equal(!r.ok && ERRORS[r.code].status, 422);
     }
     assert.deepEqual(choosePlan({ plan: "enterprise", isolation: "schema", customDomain: false }), {
       ok: true,

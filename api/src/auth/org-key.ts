@@ -27,7 +27,7 @@ function presentedKey(c: Context<AppEnv>): string | undefined {
 }
 
 const invalidKey = () =>
-  apiError("INVALID_API_KEY", "the API key is unknown, revoked or past its rotation grace period", { status: 401 });
+  apiError("INVALID_API_KEY", "the API key is unknown, revoked or past its rotation grace period");
 
 /** Each plan's per-minute limit (scaled like every rate limit) and quotas, as the statement reads them. */
 function planTable(multiplier: number) {
@@ -69,12 +69,10 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   });
   if (!row || !sameDigest(row.keyHash, hash)) throw invalidKey();
   if (secret && row.kind === "member") {
-    throw apiError("INVALID_API_SECRET", "x-api-secret goes with the organization key, not a member key", {
-      status: 401,
-    });
+    throw apiError("INVALID_API_SECRET", "x-api-secret goes with the organization key, not a member key");
   }
   if (secret && (!wellFormed(secret, "secret") || !row.secretOk)) {
-    throw apiError("INVALID_API_SECRET", "x-api-secret does not match this organization's secret", { status: 401 });
+    throw apiError("INVALID_API_SECRET", "x-api-secret does not match this organization's secret");
   }
   const secretVerified = secret !== undefined;
   const role: Role = row.memberRole ?? (secretVerified ? "admin" : "developer");
@@ -112,7 +110,6 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
       throw apiError(
         "RATE_LIMITED",
         `too many requests: the ${org.plan} plan allows ${row.perMinute} requests per minute`,
-        { status: 429 },
       );
     }
     if (row.apiCallsPerMonth !== null) {
@@ -173,6 +170,5 @@ function quotaExceeded(
   return apiError(
     code,
     `the organization's quota of ${d.limit} ${what} is used up; it resets at ${new Date(d.reset * 1000).toISOString()}`,
-    { status: 429 },
   );
 }

@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "../context.ts";
 import { ROLES, type Role } from "../domain/plans.ts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 import { isAdmin } from "./admin.ts";
 
 export { ROLES, type Role };
@@ -48,7 +48,7 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** A viewer's credential only reads, on every route (not only the organization's). */
 export function assertViewerReads(role: Role, method: string): void {
   if (role === "viewer" && !READ_METHODS.has(method)) {
-    throw new ApiError(403, "FORBIDDEN_ROLE", "the viewer role is read-only");
+    throw apiError("FORBIDDEN_ROLE", "the viewer role is read-only");
   }
 }
 
@@ -66,36 +66,25 @@ export const orgRoleGate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const org = c.get("org");
   if (policy === "platform") {
     if (!org) return next(); // its own admin-token check answers
-    throw new ApiError(403, "FORBIDDEN_ROLE", "this operation needs the platform admin token");
+    throw apiError("FORBIDDEN_ROLE", "this operation needs the platform admin token");
   }
   if (!org) {
-    throw new ApiError(
-      401,
+    throw apiError(
       "AUTH_REQUIRED",
       "this operation needs the admin bearer token, an organization key (x-api-key, with x-api-secret for admin operations) or a member key",
     );
   }
   const orgId = c.req.path.split("/")[3];
-  if (org.id !== orgId)
-    throw new ApiError(403, "ORGANIZATION_FORBIDDEN", "the API key belongs to another organization");
+  if (org.id !== orgId) throw apiError("ORGANIZATION_FORBIDDEN", "the API key belongs to another organization");
   if (!policy) {
-    throw new ApiError(
-      403,
-      "FORBIDDEN_ROLE",
-      `no role may call ${route.method} ${route.path} with an organization credential`,
-    );
+    throw apiError("FORBIDDEN_ROLE", `no role may call ${route.method} ${route.path} with an organization credential`);
   }
   if (policy.includes(org.role)) return next();
   // The organization key without its secret is the developer role; the secret makes it admin.
   if (org.keyKind !== "member" && !org.secretVerified && policy.includes("admin")) {
-    throw new ApiError(
-      401,
-      "API_SECRET_REQUIRED",
-      "this operation needs the admin role: send x-api-secret with the API key",
-    );
+    throw apiError("API_SECRET_REQUIRED", "this operation needs the admin role: send x-api-secret with the API key");
   }
-  throw new ApiError(
-    403,
+  throw apiError(
     "FORBIDDEN_ROLE",
     `the ${org.role} role may not ${route.method} ${route.path} (allowed: ${policy.join(", ")})`,
   );

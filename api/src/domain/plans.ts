@@ -59,7 +59,6 @@ export type PlanDecision =
   | { ok: true; plan: PlanName }
   | {
       ok: false;
-      status: 403 | 422;
       code: "ISOLATION_NOT_AVAILABLE" | "ISOLATION_UNAVAILABLE" | "PLAN_LIMIT_REACHED";
       message: string;
     };
@@ -74,7 +73,6 @@ export function choosePlan(input: { plan?: PlanName; isolation: Isolation; custo
   if (input.isolation === "full") {
     return {
       ok: false,
-      status: 422,
       code: "ISOLATION_UNAVAILABLE",
       message:
         'isolation "full" (a dedicated database instance per organization) is not available on this deployment; use "schema" (row-level security, growth plan and above) or "none"',
@@ -85,7 +83,6 @@ export function choosePlan(input: { plan?: PlanName; isolation: Isolation; custo
     if (!p.isolation.includes(input.isolation)) {
       return {
         ok: false,
-        status: 403,
         code: "ISOLATION_NOT_AVAILABLE",
         message: `isolation "${input.isolation}" is not available on the ${input.plan} plan (schema isolation needs growth or enterprise)`,
       };
@@ -93,7 +90,6 @@ export function choosePlan(input: { plan?: PlanName; isolation: Isolation; custo
     if (input.customDomain && !p.customDomain) {
       return {
         ok: false,
-        status: 403,
         code: "PLAN_LIMIT_REACHED",
         message: `the ${input.plan} plan has no custom domain`,
       };

@@ -16,7 +16,7 @@ import {
   type PublicClient,
 } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 
 export class Arbiter {
   readonly address: Address;
@@ -57,7 +57,7 @@ export class Arbiter {
       });
     const txHash = await this.wallet.writeContract(request);
     const receipt = await this.chain.waitForTransactionReceipt({ hash: txHash, timeout: this.timeoutMs });
-    if (receipt.status !== "success") throw new ApiError(409, "TX_REVERTED", `resolve reverted in ${txHash}`);
+    if (receipt.status !== "success") throw apiError("TX_REVERTED", `resolve reverted in ${txHash}`);
     return {
       id: txHash,
       txHash,
@@ -72,12 +72,11 @@ export class Arbiter {
     const revert =
       error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
     const name = revert instanceof ContractFunctionRevertedError ? revert.data?.errorName : undefined;
-    if (name === "RunEscrowInvalidState") return new ApiError(409, "INVALID_RUN_STATE", "the run is not disputed");
+    if (name === "RunEscrowInvalidState") return apiError("INVALID_RUN_STATE", "the run is not disputed");
     if (name === "RunEscrowUnauthorized") {
-      return new ApiError(503, "ARBITER_NOT_CONFIGURED", `${this.address} does not hold ARBITER_ROLE on RunEscrow`);
+      return apiError("ARBITER_NOT_CONFIGURED", `${this.address} does not hold ARBITER_ROLE on RunEscrow`);
     }
-    if (name === "EnforcedPause")
-      return new ApiError(503, "CONTRACT_PAUSED", "the contract is paused; try again later");
+    if (name === "EnforcedPause") return apiError("CONTRACT_PAUSED", "the contract is paused; try again later");
     return error;
   }
 }

@@ -2,13 +2,13 @@
 // StakeVault stake (POST /api/agents/:id/stake) and the insurance stake (POST /api/insurance/stake).
 import { type Abi, type Address, type Hex, isAddressEqual, parseEventLogs, type TransactionReceipt } from "viem";
 import type { Deps } from "../context.ts";
-import { ApiError, errors } from "../errors.ts";
+import { apiError } from "../errors.ts";
 
 /** The mined, successful receipt of `hash`; 400 TX_NOT_FOUND / TX_FAILED otherwise. */
 export async function confirmedReceipt(deps: Deps, hash: Hex): Promise<TransactionReceipt> {
   const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (!receipt) throw new ApiError(400, "TX_NOT_FOUND", `no confirmed transaction ${hash}`);
-  if (receipt.status !== "success") throw new ApiError(400, "TX_FAILED", `transaction ${hash} reverted`);
+  if (!receipt) throw apiError("TX_NOT_FOUND", `no confirmed transaction ${hash}`);
+  if (receipt.status !== "success") throw apiError("TX_FAILED", `transaction ${hash} reverted`);
   return receipt;
 }
 
@@ -35,16 +35,12 @@ export async function verifyDepositTx(
     .map((l) => l as { address: Address; args: DepositArgs })
     .filter((log) => isAddressEqual(log.address, opts.contract) && log.args.agentId === BigInt(opts.agentId));
   if (deposits.length === 0)
-    throw new ApiError(400, "NOT_A_STAKE", `transaction ${opts.hash} holds no deposit for agent ${opts.agentId}`);
+    throw apiError("NOT_A_STAKE", `transaction ${opts.hash} holds no deposit for agent ${opts.agentId}`);
   const mine = deposits.filter((d) => isAddressEqual(d.args.from, opts.walletAddress as Hex));
-  if (mine.length === 0) throw errors.forbidden("WALLET_MISMATCH", "the deposit was not made from walletAddress");
+  if (mine.length === 0) throw apiError("WALLET_MISMATCH", "the deposit was not made from walletAddress");
   const deposited = mine.reduce((sum, d) => sum + d.args.amount, 0n);
   if (deposited < opts.amount) {
-    throw new ApiError(
-      400,
-      "STAKE_AMOUNT_MISMATCH",
-      `transaction deposited ${deposited}, less than the stated ${opts.amount}`,
-    );
+    throw apiError("STAKE_AMOUNT_MISMATCH", `transaction deposited ${deposited}, less than the stated ${opts.amount}`);
   }
   return deposited;
 }

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 
 /** Replays are served this long after the first request (then the record, and any sealed secret, is deleted). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -31,7 +31,7 @@ export function idempotencyKeyOf(c: Context): string | undefined {
   const key = c.req.header("idempotency-key");
   if (key === undefined) return undefined;
   if (!KEY_FORMAT.test(key)) {
-    throw new ApiError(400, "INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 8-255 visible ASCII characters");
+    throw apiError("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 8-255 visible ASCII characters");
   }
   return key;
 }
@@ -40,8 +40,7 @@ export const requestHash = (request: unknown) => createHash("sha256").update(JSO
 
 /** The answer to a key reused with a different request (the caller must pick a new key for a new request). */
 export const idempotencyKeyReused = () =>
-  new ApiError(
-    422,
+  apiError(
     "IDEMPOTENCY_KEY_REUSED",
     "this Idempotency-Key was used with a different request; use a new key for a new request",
   );

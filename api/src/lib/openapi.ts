@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 
 /** A feature router whose request validation failures become the spec's 400 error body. */
 export function router() {
@@ -9,7 +9,7 @@ export function router() {
       if (!result.success) {
         const issue = result.error.issues[0];
         const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-        throw new ApiError(400, "VALIDATION_ERROR", `${where}${issue?.message ?? "invalid request"}`);
+        throw apiError("VALIDATION_ERROR", `${where}${issue?.message ?? "invalid request"}`);
       }
     },
   });

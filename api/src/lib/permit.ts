@@ -2,7 +2,7 @@ import { TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { PERMIT_TYPES } from "@agenthub/sdk/protocol";
 import { type Address, getAddress, type Hex, hexToSignature, recoverTypedDataAddress } from "viem";
 import type { Deps } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 import { chainClock } from "./chain-time.ts";
 
 /** Splits a 65-byte EIP-2612 permit signature into (v, r, s); anything else is 400 INVALID_PERMIT. */
@@ -11,7 +11,7 @@ export function splitPermitSignature(signature: string): { v: number; r: Hex; s:
     const { r, s, v, yParity } = hexToSignature(signature as Hex);
     return { r, s, v: Number(v ?? BigInt(27 + (yParity ?? 0))) };
   } catch {
-    throw new ApiError(400, "INVALID_PERMIT", "the permit signature is malformed");
+    throw apiError("INVALID_PERMIT", "the permit signature is malformed");
   }
 }
 
@@ -31,7 +31,7 @@ export interface PermitRequest {
  */
 export async function verifiedPermit(deps: Deps, p: PermitRequest): Promise<{ v: number; r: Hex; s: Hex }> {
   const parts = splitPermitSignature(p.signature);
-  if (p.deadline < (await chainClock(deps).now())) throw new ApiError(400, "INVALID_PERMIT", "the permit has expired");
+  if (p.deadline < (await chainClock(deps).now())) throw apiError("INVALID_PERMIT", "the permit has expired");
   const owner = getAddress(p.owner);
   const usdc = deps.deployments.usdc;
   const nonce = await deps.chain.readContract({
@@ -56,8 +56,7 @@ export async function verifiedPermit(deps: Deps, p: PermitRequest): Promise<{ v:
   // The owner's latest permit, already used: a retried request. It goes on to the relayer under the same
   // idempotency key, which answers the first transaction; used by anyone else, it granted this allowance itself.
   if ((await signerAt(nonce)) !== owner && !(nonce > 0n && (await signerAt(nonce - 1n)) === owner)) {
-    throw new ApiError(
-      400,
+    throw apiError(
       "INVALID_PERMIT",
       `the permit is not ${owner}'s signature for spender ${p.spender}, value ${p.value}, nonce ${nonce} and deadline ${p.deadline}`,
     );

@@ -3,7 +3,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type pg from "pg";
 import type { AppEnv } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 import { clientIp } from "./client-ip.ts";
 
 export interface Limit {
@@ -40,7 +40,7 @@ export async function enforceRateLimit(
   c.header("X-RateLimit-Reset", String(decision.reset));
   if (!decision.allowed) {
     c.header("Retry-After", String(Math.max(1, decision.reset - Math.floor(Date.now() / 1000))));
-    throw new ApiError(429, "RATE_LIMITED", `too many requests: ${decision.limit} allowed per window for ${name}`);
+    throw apiError("RATE_LIMITED", `too many requests: ${decision.limit} allowed per window for ${name}`);
   }
 }
 

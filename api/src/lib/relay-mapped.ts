@@ -5,9 +5,13 @@ import { RelayerCallError } from "@agenthub/relayer/client";
 import type { RelayResult } from "@agenthub/relayer/relayer";
 import type { Abi, ContractFunctionArgs, ContractFunctionName } from "viem";
 import type { Deps } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { type AltCode, apiError, type ErrorCode } from "../errors.ts";
 
-export type RevertCodes = Record<string, { status: 400 | 403 | 409 | 429; code: string }>;
+/**
+ * A contract's custom error name -> the API's code (its status from the catalogue), or the code with its catalogued
+ * `alt` status. One table per contract family, merged with per-call overrides.
+ */
+export type RevertCodes = Record<string, ErrorCode | { code: AltCode; alt: true }>;
 
 export async function relayMapped<const abi extends Abi, name extends ContractFunctionName<abi, "nonpayable">>(
   deps: Deps,
@@ -23,7 +27,12 @@ export async function relayMapped<const abi extends Abi, name extends ContractFu
   } catch (error) {
     if (error instanceof RelayerCallError && error.code === "TX_REVERTED" && error.errorName) {
       const mapped = codes[error.errorName];
-      if (mapped) throw new ApiError(mapped.status, mapped.code, `${target}.${functionName} refused: ${error.message}`);
+      if (mapped) {
+        const message = `${target}.${functionName} refused: ${error.message}`;
+        throw typeof mapped === "string"
+          ? apiError(mapped, message, { cause: error })
+          : apiError(mapped.code, message, { cause: error, alt: true });
+      }
     }
     throw error;
   }

@@ -5,7 +5,7 @@ import { TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { type RunTerms, runFundingTypedData } from "@agenthub/sdk/protocol";
 import type { Hex } from "viem";
 import type { Deps } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 
 export interface FundingAuthorization {
   validBefore: bigint;
@@ -25,7 +25,7 @@ export async function checkFundingAuthorization(
   auth: FundingAuthorization,
   now: bigint,
 ): Promise<{ used: boolean }> {
-  if (auth.validBefore <= now) throw new ApiError(400, "INVALID_AUTHORIZATION", "the authorization has expired");
+  if (auth.validBefore <= now) throw apiError("INVALID_AUTHORIZATION", "the authorization has expired");
   const escrow = deps.deployments.contracts.RunEscrow.address;
   const usdc = deps.deployments.usdc;
   const typed = runFundingTypedData({
@@ -40,8 +40,7 @@ export async function checkFundingAuthorization(
     .verifyTypedData({ address: terms.poster, ...typed, signature: auth.signature })
     .catch(() => false);
   if (!valid) {
-    throw new ApiError(
-      400,
+    throw apiError(
       "INVALID_AUTHORIZATION",
       `the authorization is not ${terms.poster}'s ReceiveWithAuthorization of ${value} to ${escrow} for this run's terms (nonce ${typed.message.nonce}, validBefore ${auth.validBefore})`,
     );

@@ -1,4 +1,4 @@
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 
 /** Polls until the indexer reflects a write (bounded); the chain already has it, so a timeout is a 504 to retry. */
 export async function waitForIndexer<T>(
@@ -12,7 +12,7 @@ export async function waitForIndexer<T>(
     const value = await probe();
     if (value !== undefined && value !== null) return value;
     if (Date.now() > deadline) {
-      throw new ApiError(504, "INDEXER_LAGGING", `${what} is on chain but not indexed yet; retry shortly`);
+      throw apiError("INDEXER_LAGGING", `${what} is on chain but not indexed yet; retry shortly`);
     }
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 250);

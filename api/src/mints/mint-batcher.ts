@@ -13,7 +13,7 @@ import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import type { RelayerClient } from "@agenthub/relayer/client";
 import type pg from "pg";
 import type { Abi, Address } from "viem";
-import { ApiError } from "../errors.ts";
+import { apiError } from "../errors.ts";
 import { eventArgs } from "../lib/events.ts";
 import {
   type BatchEntry,
@@ -43,7 +43,7 @@ interface Waiting extends BatchEntry {
 
 type RelayResult = Awaited<ReturnType<RelayerClient["call"]>>;
 
-const inProgress = (message: string) => new ApiError(409, "REQUEST_IN_PROGRESS", message);
+const inProgress = (message: string) => apiError("REQUEST_IN_PROGRESS", message);
 
 export class MintBatcher {
   private queue: Waiting[] = [];

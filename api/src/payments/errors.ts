@@ -1,4 +1,7 @@
-// Payment failures carry the spec's status and code; the Hono adapter turns them into ApiErrors (plus x402 headers).
+// Payment failures carry the spec's code and its catalogued status; the Hono adapter answers them (plus x402 headers).
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ERRORS } from "../errors.ts";
+
 export type PaymentErrorCode =
   | "PAYMENT_REQUIRED"
   | "INVALID_PAYMENT"
@@ -9,14 +12,17 @@ export type PaymentErrorCode =
   | "PAYMENT_SETTLEMENT_FAILED"
   | "RELAYER_UNAVAILABLE";
 
+/** A payment failure with its catalogued status (api/src/errors.ts). */
 export class PaymentError extends Error {
+  readonly status: ContentfulStatusCode;
+
   constructor(
-    readonly status: 400 | 401 | 402 | 409 | 503 | 504,
     readonly code: PaymentErrorCode,
     message: string,
     /** x402 machine-readable reason (e.g. invalid_exact_evm_payload_signature), echoed in the 402 answer. */
     readonly x402Reason?: string,
   ) {
     super(message);
+    this.status = ERRORS[code].status;
   }
 }

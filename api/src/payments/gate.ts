@@ -117,7 +117,7 @@ export class PaymentGate {
     const v2 = header("payment-signature");
     const xPayment = header("x-payment");
     if (v2) return this.openExact(decodeX402Header(v2), pricedPath, calledPath);
-    if (!xPayment) throw new PaymentError(402, "PAYMENT_REQUIRED", `${calledPath} needs a payment (x-payment header)`);
+    if (!xPayment) throw new PaymentError("PAYMENT_REQUIRED", `${calledPath} needs a payment (x-payment header)`);
     // x-payment is both the spec's JSON header and x402 v1's X-PAYMENT (base64 JSON): the first byte tells them apart.
     if (xPayment.trimStart().startsWith("{")) return this.openSpec(xPayment, pricedPath, calledPath);
     return this.openExact(decodeX402Header(xPayment), pricedPath, calledPath);
@@ -130,7 +130,7 @@ export class PaymentGate {
     const digest = specPaymentStruct(this.deps.deployments.chainId).digest(specMessage(p));
     const signer = await this.recover(digest, p.parsed);
     if (signer !== p.payer)
-      throw new PaymentError(401, "INVALID_PAYMENT", "the payment signature does not recover the payer");
+      throw new PaymentError("INVALID_PAYMENT", "the payment signature does not recover the payer");
     checkSpecRules(p, {
       chainId: this.deps.deployments.chainId,
       recipient: this.deps.recipient,
@@ -144,7 +144,7 @@ export class PaymentGate {
       amount: p.amount,
       endpoint: p.endpoint,
     });
-    if (!recorded) throw new PaymentError(400, "NONCE_REUSED", `nonce ${p.nonce} was already used by ${p.payer}`);
+    if (!recorded) throw new PaymentError("NONCE_REUSED", `nonce ${p.nonce} was already used by ${p.payer}`);
     return {
       payment: { payer: p.payer, scheme: "agenthub", amount: p.amount.toString(), nonce: p.nonce },
       close: async (ok) => {
@@ -186,7 +186,6 @@ export class PaymentGate {
     }
     if (!valid)
       throw new PaymentError(
-        401,
         "INVALID_PAYMENT",
         "the authorization signature does not recover authorization.from",
         "invalid_exact_evm_signature",
@@ -205,7 +204,6 @@ export class PaymentGate {
     });
     if (claim.state === "used")
       throw new PaymentError(
-        400,
         "NONCE_REUSED",
         `authorization nonce ${a.nonce} was already used by ${a.from}`,
         "invalid_exact_evm_nonce_already_used",
@@ -271,36 +269,31 @@ export class PaymentGate {
     const text = `${name} ${message}`;
     if (/UsedAuthorization|authorization is used/i.test(text))
       return new PaymentError(
-        400,
         "NONCE_REUSED",
         `authorization nonce ${a.nonce} was already used by ${a.from}`,
         "invalid_exact_evm_nonce_already_used",
       );
     if (/InsufficientBalance|exceeds balance/i.test(text))
       return new PaymentError(
-        401,
         "INVALID_PAYMENT",
         `${a.from} holds less than ${a.value} USDC base units`,
         "invalid_exact_evm_insufficient_balance",
       );
     if (/AuthorizationTime|not yet valid|expired/i.test(text))
       return new PaymentError(
-        401,
         "INVALID_PAYMENT",
         "authorization is outside its validity window on chain",
         "invalid_exact_evm_payload_authorization_valid_before",
       );
     if (/InvalidSignature|invalid signature/i.test(text))
       return new PaymentError(
-        401,
         "INVALID_PAYMENT",
         "the token rejects the authorization signature",
         "invalid_exact_evm_signature",
       );
     if (!name && !/revert/i.test(message))
-      return new PaymentError(503, "RELAYER_UNAVAILABLE", `cannot reach the chain to verify: ${message}`);
+      return new PaymentError("RELAYER_UNAVAILABLE", `cannot reach the chain to verify: ${message}`);
     return new PaymentError(
-      401,
       "INVALID_PAYMENT",
       `transfer simulation failed: ${message}`,
       "invalid_exact_evm_transaction_simulation_failed",
@@ -354,7 +347,6 @@ export class PaymentGate {
       if (error.code === "RECEIPT_TIMEOUT") {
         await this.store.settling(a.from, a.nonce, error.txHash, error.message);
         throw new PaymentError(
-          504,
           "PAYMENT_PENDING",
           `settlement ${error.txHash ?? ""} is not mined yet; send the same payment again to receive the response`,
           "settlement_pending",
@@ -369,14 +361,13 @@ export class PaymentGate {
         }
         await this.fail(a.from, a.nonce, error.txHash, error.message);
         throw new PaymentError(
-          402,
           "PAYMENT_SETTLEMENT_FAILED",
           `settlement reverted: ${error.message}`,
           "invalid_exact_evm_transaction_failed",
         );
       }
       await this.store.settling(a.from, a.nonce, error.txHash, error.message);
-      throw new PaymentError(503, "RELAYER_UNAVAILABLE", "settlement could not be sent; send the same payment again");
+      throw new PaymentError("RELAYER_UNAVAILABLE", "settlement could not be sent; send the same payment again");
     }
   }
 

@@ -36,7 +36,7 @@ const MAX_NONCE = 128;
 const MAX_ENDPOINT = 256;
 const UINT = /^\d{1,78}$/;
 
-const invalid = (message: string) => new PaymentError(401, "INVALID_PAYMENT", message);
+const invalid = (message: string) => new PaymentError("INVALID_PAYMENT", message);
 
 /** Parses the x-payment JSON. Anything malformed is INVALID_PAYMENT (401), per the spec's check order. */
 export function parseSpecPayment(header: string): SpecPayment {
@@ -103,10 +103,9 @@ export function checkSpecRules(p: SpecPayment, rules: SpecRules): void {
     throw invalid(`x-payment.recipient must be the platform recipient ${getAddress(rules.recipient)}`);
   if (p.amount < rules.price)
     throw new PaymentError(
-      402,
       "INSUFFICIENT_AMOUNT",
       `amount ${p.amount} is below the price ${rules.price} of ${rules.endpoint}`,
     );
   if (p.endpoint !== rules.endpoint)
-    throw new PaymentError(400, "INVALID_ENDPOINT", `payment is for ${p.endpoint}, not ${rules.endpoint}`);
+    throw new PaymentError("INVALID_ENDPOINT", `payment is for ${p.endpoint}, not ${rules.endpoint}`);
 }

@@ -111,7 +111,7 @@ export interface ExactPayment {
   raw: Record<string, unknown>;
 }
 
-const invalid = (reason: string, message: string) => new PaymentError(401, "INVALID_PAYMENT", message, reason);
+const invalid = (reason: string, message: string) => new PaymentError("INVALID_PAYMENT", message, reason);
 const UINT = /^\d{1,78}$/;
 
 /** Decodes a base64 x402 header (X-PAYMENT or PAYMENT-SIGNATURE) without trusting any of it yet. */
@@ -194,7 +194,6 @@ export function checkExactRules(p: ExactPayment, offer: Offer, calledPath: strin
     throw invalid("invalid_exact_evm_recipient_mismatch", `authorization.to must be ${getAddress(offer.payTo)}`);
   if (a.value < offer.price.usdc)
     throw new PaymentError(
-      402,
       "INSUFFICIENT_AMOUNT",
       `value ${a.value} is below the price ${offer.price.usdc} (USDC base units)`,
       "invalid_exact_evm_payload_authorization_value",
@@ -213,7 +212,7 @@ export function checkExactRules(p: ExactPayment, offer: Offer, calledPath: strin
       path = resource;
     }
     if (path !== calledPath)
-      throw new PaymentError(400, "INVALID_ENDPOINT", `payment is for ${path}, not ${calledPath}`, "invalid_resource");
+      throw new PaymentError("INVALID_ENDPOINT", `payment is for ${path}, not ${calledPath}`, "invalid_resource");
   }
 }
 

@@ -1,7 +1,7 @@
 // TXT lookups for domain verification through the real DNS resolver in deps (node:dns; built in server.ts).
 // DNS_SERVER (host:port) points it at a specific server (tests run one on loopback).
 import type { Deps } from "../../context.ts";
-import { ApiError } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 
 const NOT_FOUND = new Set(["ENODATA", "ENOTFOUND", "NXDOMAIN", "ENONAME"]);
 
@@ -14,6 +14,6 @@ export async function lookupTxt(deps: Pick<Deps, "dns" | "logger">, name: string
     const code = (err as NodeJS.ErrnoException).code ?? "";
     if (NOT_FOUND.has(code)) return [];
     deps.logger.warn({ name, code }, "TXT lookup failed");
-    throw new ApiError(503, "DNS_LOOKUP_FAILED", `DNS lookup of ${name} failed (${code || "error"}); retry later`);
+    throw apiError("DNS_LOOKUP_FAILED", `DNS lookup of ${name} failed (${code || "error"}); retry later`);
   }
 }

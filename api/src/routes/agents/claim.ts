@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Deps } from "../../context.ts";
-import { ApiError, errors } from "../../errors.ts";
+import { apiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
@@ -76,10 +76,9 @@ const claimRoute = createRoute({
 const walletByCode = (deps: Deps, claimCode: string) => walletByClaimCodeHash(deps, hashClaimCode(claimCode));
 
 function assertClaimable(row: WalletRow) {
-  if (row.claim_state !== null) throw new ApiError(400, "CLAIM_ALREADY_USED", "this agent has already been claimed");
-  if (row.claim_expires_at.getTime() < Date.now())
-    throw new ApiError(400, "CLAIM_CODE_EXPIRED", "the claim code has expired");
-  if (!row.encrypted_key) throw new ApiError(400, "KEY_UNAVAILABLE", "the agent's key is no longer available");
+  if (row.claim_state !== null) throw apiError("CLAIM_ALREADY_USED", "this agent has already been claimed");
+  if (row.claim_expires_at.getTime() < Date.now()) throw apiError("CLAIM_CODE_EXPIRED", "the claim code has expired");
+  if (!row.encrypted_key) throw apiError("KEY_UNAVAILABLE", "the agent's key is no longer available");
 }
 
 async function assertSignedBy(deps: Deps, id: number, body: { signature: string; userAddress: string }) {
@@ -91,10 +90,7 @@ async function assertSignedBy(deps: Deps, id: number, body: { signature: string;
       .catch(() => false);
     if (signed) return userAddress;
   }
-  throw errors.unauthorized(
-    "INVALID_SIGNATURE",
-    `signature is not ${userAddress}'s over "${claimMessage(id, userAddress)}"`,
-  );
+  throw apiError("INVALID_SIGNATURE", `signature is not ${userAddress}'s over "${claimMessage(id, userAddress)}"`);
 }
 
 /** The same claimant again (same code, address and signature) while the key is still held for them. */
@@ -149,7 +145,7 @@ export const claimRoutes = router()
   .openapi(infoRoute, async (c) => {
     const deps = c.get("deps");
     const row = await walletByCode(deps, c.req.valid("param").claimCode);
-    if (!row) throw errors.notFound("CLAIM_CODE_INVALID", "unknown claim code");
+    if (!row) throw apiError("CLAIM_CODE_INVALID", "unknown claim code");
     assertClaimable(row);
     return c.json(
       {
@@ -170,7 +166,7 @@ export const claimRoutes = router()
     const row = await walletByCode(deps, body.claimCode);
     if (!row || Number(row.agent_id) !== id) {
       if (!(await hasGeneratedWallet(deps, id))) throw errors.agentNotFound(id);
-      throw errors.notFound("CLAIM_CODE_INVALID", "claim code does not belong to this agent");
+      throw apiError("CLAIM_CODE_INVALID", "claim code does not belong to this agent");
     }
     const userAddress = await assertSignedBy(deps, id, body);
 
@@ -182,7 +178,7 @@ export const claimRoutes = router()
         // A parallel request of the same claimant may have won: that one is a redelivery too.
         current = (await walletByCode(deps, body.claimCode))!;
         if (!isRedelivery(current, userAddress)) {
-          throw new ApiError(400, "CLAIM_ALREADY_USED", "this agent has already been claimed");
+          throw apiError("CLAIM_ALREADY_USED", "this agent has already been claimed");
         }
       } else {
         current = { ...current, claim_state: "CLAIMING", claimed_by: userAddress };

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { isAddressEqual } from "viem";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import { registrationFile } from "../../domain/registration-file.ts";
-import { errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -42,7 +42,7 @@ export const profileRoutes = router().openapi(route, async (c) => {
     { action: "update-profile", kind: "agent", id },
   );
   if (!isAddressEqual(signer, agent.owner as `0x${string}`)) {
-    throw errors.forbidden("NOT_AGENT_OWNER", `only the identity token's owner ${agent.owner} may update this agent`);
+    throw apiError("NOT_AGENT_OWNER", `only the identity token's owner ${agent.owner} may update this agent`);
   }
   const current = agent.profile;
   const next = {

@@ -4,7 +4,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Deps } from "../../context.ts";
 import { ATTESTATION_CATEGORIES } from "../../domain/reputation.ts";
-import { errors } from "../../errors.ts";
+import { apiError, errors } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
@@ -211,7 +211,7 @@ export const attestationRoutes = router()
   .openapi(getRoute, async (c) => {
     const { id: attestationId } = c.req.valid("param");
     const r = await findAttestation(c.get("deps"), attestationId);
-    if (!r) throw errors.notFound("ATTESTATION_NOT_FOUND", `attestation ${attestationId} does not exist`);
+    if (!r) throw apiError("ATTESTATION_NOT_FOUND", `attestation ${attestationId} does not exist`);
     return c.json(
       {
         attestation: {

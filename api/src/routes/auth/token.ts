@@ -4,7 +4,7 @@ import { type Address, getAddress } from "viem";
 import { parseSiweMessage } from "viem/siwe";
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, revokeAccessToken } from "../../auth/access-token.ts";
 import { verifySignedAction } from "../../auth/signed-action.ts";
-import { ApiError } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
 
@@ -56,7 +56,7 @@ export const tokenRoutes = router()
     } catch {
       claimed = undefined;
     }
-    if (!claimed) throw new ApiError(401, "INVALID_SIGNATURE", "not a Sign-In with Ethereum message");
+    if (!claimed) throw apiError("INVALID_SIGNATURE", "not a Sign-In with Ethereum message");
     const signer = await verifySignedAction(deps, body, {
       action: "governance-access",
       kind: "account",

@@ -7,7 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { type Address, getAddress, isAddressEqual } from "viem";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";
-import { errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 import { relayMapped } from "../../lib/relay-mapped.ts";
 import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
@@ -93,11 +93,11 @@ export const creditRoutes = router()
     const account = getAddress(body.account);
     const signer = await verifySignedAction(deps, body, { action: "withdraw-credit", kind: "account", id: account });
     if (!isAddressEqual(signer, account)) {
-      throw errors.forbidden("NOT_CREDITED_ACCOUNT", `only ${account} may withdraw its credits`);
+      throw apiError("NOT_CREDITED_ACCOUNT", `only ${account} may withdraw its credits`);
     }
     const credits = await creditsOf(deps, account);
     if (credits.RunEscrow === 0n && credits.StakeVault === 0n) {
-      throw errors.conflict("NO_CREDIT", `${account} has no credit`);
+      throw apiError("NO_CREDIT", `${account} has no credit`);
     }
     const withdrawn: { contract: Holder; amount: string; txHash: string }[] = [];
     for (const contract of HOLDERS) {
@@ -111,9 +111,9 @@ export const creditRoutes = router()
         [account],
         undefined,
         {
-          Blacklisted: { status: 409, code: "ACCOUNT_BLOCKED" },
-          RunEscrowNoCredit: { status: 409, code: "NO_CREDIT" },
-          StakeVaultNoCredit: { status: 409, code: "NO_CREDIT" },
+          Blacklisted: "ACCOUNT_BLOCKED",
+          RunEscrowNoCredit: "NO_CREDIT",
+          StakeVaultNoCredit: "NO_CREDIT",
         },
       );
       withdrawn.push({ contract, amount: credits[contract].toString(), txHash: result.txHash });

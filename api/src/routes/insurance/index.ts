@@ -6,7 +6,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { getAddress, type Hex, isAddressEqual } from "viem";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";
-import { ApiError, apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { eventArgs } from "../../lib/events.ts";
 import { router } from "../../lib/openapi.ts";
@@ -52,18 +52,18 @@ const TAG = ["insurance"];
 
 /** InsurancePool reverts the API's checks did not foresee (races) -> stable codes. */
 const REVERTS: RevertCodes = {
-  InsurancePoolZeroAmount: { status: 400, code: "INVALID_AMOUNT" },
-  InsurancePoolWithdrawalPending: { status: 409, code: "WITHDRAWAL_PENDING" },
-  InsurancePoolNoWithdrawal: { status: 409, code: "NO_PENDING_WITHDRAWAL" },
-  InsurancePoolCooldownActive: { status: 409, code: "WITHDRAWAL_NOT_READY" },
-  InsurancePoolInsufficientCoverage: { status: 409, code: "INSUFFICIENT_COVERAGE" },
-  InsurancePoolAlreadyClaimed: { status: 409, code: "ALREADY_CLAIMED" },
-  InsurancePoolNoCoverage: { status: 409, code: "NO_COVERAGE" },
-  InsurancePoolNoFailure: { status: 409, code: "NO_FAILED_AGENT" },
-  InsurancePoolLossNotVerified: { status: 409, code: "LOSS_NOT_VERIFIED" },
-  InsurancePoolNoLoss: { status: 409, code: "NO_INSURED_LOSS" },
-  ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
-  ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
+  InsurancePoolZeroAmount: "INVALID_AMOUNT",
+  InsurancePoolWithdrawalPending: "WITHDRAWAL_PENDING",
+  InsurancePoolNoWithdrawal: "NO_PENDING_WITHDRAWAL",
+  InsurancePoolCooldownActive: "WITHDRAWAL_NOT_READY",
+  InsurancePoolInsufficientCoverage: "INSUFFICIENT_COVERAGE",
+  InsurancePoolAlreadyClaimed: "ALREADY_CLAIMED",
+  InsurancePoolNoCoverage: "NO_COVERAGE",
+  InsurancePoolNoFailure: "NO_FAILED_AGENT",
+  InsurancePoolLossNotVerified: "LOSS_NOT_VERIFIED",
+  InsurancePoolNoLoss: "NO_INSURED_LOSS",
+  ERC20InsufficientAllowance: "INVALID_PERMIT",
+  ERC20InsufficientBalance: "INSUFFICIENT_BALANCE",
 };
 
 const stakeRoute = createRoute({
@@ -153,7 +153,7 @@ function refusalMessage(state: Awaited<ReturnType<typeof claimability>>, bountyI
 
 function positiveAmount(value: string): bigint {
   const amount = BigInt(value);
-  if (amount === 0n) throw new ApiError(400, "INVALID_AMOUNT", "amountUsdc must be greater than 0");
+  if (amount === 0n) throw apiError("INVALID_AMOUNT", "amountUsdc must be greater than 0");
   return amount;
 }
 
@@ -170,7 +170,7 @@ export const insuranceRoutes = router()
     const amount = positiveAmount(body.amountUsdc);
     const agent = await requireAgent(deps, body.agentTokenId);
     if (!isAgentWalletOrOwner(agent, body.walletAddress))
-      throw errors.forbidden("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
+      throw apiError("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
     const wallet = getAddress(body.walletAddress);
     let hash: Hex;
     let mode: "PERMIT" | "TX";
@@ -232,18 +232,18 @@ export const insuranceRoutes = router()
     const action = body.phase === "request" ? "insurance-withdraw-request" : "insurance-withdraw";
     const signer = await verifySignedAction(deps, body, { action, kind: "agent", id });
     if (!isAgentWalletOrOwner(agent, signer))
-      throw errors.forbidden("NOT_AGENT_OWNER", `only agent ${id}'s owner or wallet may withdraw its coverage`);
+      throw apiError("NOT_AGENT_OWNER", `only agent ${id}'s owner or wallet may withdraw its coverage`);
     const pending = await pendingWithdrawal(deps, id);
 
     if (body.phase === "request") {
       if (pending.amount > 0n)
-        throw errors.conflict(
+        throw apiError(
           "WITHDRAWAL_PENDING",
           `a withdrawal of ${pending.amount} is already pending (available at ${isoFromSeconds(pending.availableAt)})`,
         );
       const coverage = await coverageOf(deps, id);
       if (amount > coverage)
-        throw errors.conflict("INSUFFICIENT_COVERAGE", `agent ${id} has ${coverage} coverage, less than ${amount}`);
+        throw apiError("INSUFFICIENT_COVERAGE", `agent ${id} has ${coverage} coverage, less than ${amount}`);
       const relayed = await relayMapped(
         deps,
         "InsurancePool",
@@ -277,10 +277,10 @@ export const insuranceRoutes = router()
     }
 
     if (pending.amount === 0n)
-      throw errors.conflict("NO_PENDING_WITHDRAWAL", `agent ${id} has no pending withdrawal; request one first`);
+      throw apiError("NO_PENDING_WITHDRAWAL", `agent ${id} has no pending withdrawal; request one first`);
     const now = await chainNow(deps);
     if (now < pending.availableAt)
-      throw errors.conflict(
+      throw apiError(
         "WITHDRAWAL_NOT_READY",
         `the cooldown ends at ${isoFromSeconds(pending.availableAt)} (chain time is ${isoFromSeconds(now)})`,
       );
@@ -388,13 +388,13 @@ export const insuranceRoutes = router()
     const run = await getRun(deps, bountyId);
     const signer = await verifySignedAction(deps, body, { action: "insurance-claim", kind: "run", id: bountyId });
     if (!isAddressEqual(signer, run.poster as Hex))
-      throw errors.forbidden("NOT_RUN_POSTER", `only the run's poster ${run.poster} may claim`);
+      throw apiError("NOT_RUN_POSTER", `only the run's poster ${run.poster} may claim`);
     if (run.onchainRunId === null)
-      throw errors.conflict("NO_FAILED_AGENT", `run ${bountyId} was never funded, so no agent failed it`);
+      throw apiError("NO_FAILED_AGENT", `run ${bountyId} was never funded, so no agent failed it`);
     const runId = run.onchainRunId;
     const state = await claimability(deps, runId);
     const failed = state.failedAgentId;
-    if (state.refusal !== null) throw errors.conflict(state.refusal, refusalMessage(state, bountyId));
+    if (state.refusal !== null) throw apiError(state.refusal, refusalMessage(state, bountyId));
     const relayed = await relayMapped(
       deps,
       "InsurancePool",

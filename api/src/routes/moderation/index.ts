@@ -4,7 +4,7 @@ import { requireAdmin } from "../../auth/admin.ts";
 import type { Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, apiError } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { clientIp } from "../../lib/client-ip.ts";
 import { idempotencyKeyHeader, idempotencyKeyOf, idempotencyKeyReused } from "../../lib/idempotency.ts";
@@ -148,7 +148,7 @@ export const moderationRoutes = router()
       });
       if (onChain === 0n) {
         if (key !== undefined) await releaseSlashKey(deps, key);
-        throw new ApiError(400, "INSUFFICIENT_STAKE", "the agent has no stake to slash");
+        throw apiError("INSUFFICIENT_STAKE", "the agent has no stake to slash");
       }
     }
     // The vault sends moderation slashes to the treasury, needs a reason and limits how many it takes per day.
@@ -159,7 +159,7 @@ export const moderationRoutes = router()
       "slash",
       [BigInt(id), BigInt(bps), reason],
       key === undefined ? undefined : `admin-slash:${key}`,
-      { StakeVaultSlashRateLimited: { status: 429, code: "SLASH_RATE_LIMITED" } },
+      { StakeVaultSlashRateLimited: "SLASH_RATE_LIMITED" },
     ).catch(async (error) => {
       // Refused in the relayer's simulation: nothing was sent, so the key may be used again later.
       if (key !== undefined && error instanceof ApiError && error.code === "SLASH_RATE_LIMITED") {

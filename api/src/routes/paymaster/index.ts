@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { Address } from "viem";
 import { requireAdmin } from "../../auth/admin.ts";
 import type { AppEnv } from "../../context.ts";
-import { ApiError } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -142,7 +142,7 @@ const putBudget = createRoute({
 
 function paymasterOf(c: Context<AppEnv>): Paymaster {
   const paymaster = c.get("deps").paymaster;
-  if (!paymaster) throw new ApiError(503, "PAYMASTER_DISABLED", "no paymaster here: set PAYMASTER_SIGNER_KEY");
+  if (!paymaster) throw apiError("PAYMASTER_DISABLED", "no paymaster here: set PAYMASTER_SIGNER_KEY");
   return paymaster;
 }
 

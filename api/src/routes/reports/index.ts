@@ -7,7 +7,7 @@ import { parseSiweMessage } from "viem/siwe";
 import { requireAdmin } from "../../auth/admin.ts";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { clientIp } from "../../lib/client-ip.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit, type Limit } from "../../lib/rate-limit.ts";
@@ -158,8 +158,8 @@ export const reportRoutes = router()
     const report = await resolvePendingReport(deps, reportId, status, note ?? null);
     if (!report) {
       const existing = await findReport(deps, reportId);
-      if (!existing) throw errors.notFound("REPORT_NOT_FOUND", `report ${reportId} does not exist`);
-      throw errors.conflict("REPORT_ALREADY_RESOLVED", `report ${reportId} is already ${existing.status}`);
+      if (!existing) throw apiError("REPORT_NOT_FOUND", `report ${reportId} does not exist`);
+      throw apiError("REPORT_ALREADY_RESOLVED", `report ${reportId} is already ${existing.status}`);
     }
     const agent = await requireAgent(deps, report.subjectAgentId);
     const risk = riskView(await agentRisk(deps, agent));

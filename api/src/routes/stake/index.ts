@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress, type Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { activeStake, canClaimRuns } from "../../domain/agent-status.ts";
-import { ApiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { router } from "../../lib/openapi.ts";
@@ -76,13 +76,13 @@ function assertStakeAllowed(
   amount: bigint,
 ) {
   if (amount < minStake) {
-    throw new ApiError(400, "INSUFFICIENT_STAKE", `minimum stake is ${minStake} base units (the vault's minimum)`);
+    throw apiError("INSUFFICIENT_STAKE", `minimum stake is ${minStake} base units (the vault's minimum)`);
   }
   if (statusOf(agent, now, minStake) === "BANNED") {
-    throw errors.forbidden("AGENT_BANNED", `agent ${agent.id} is banned`);
+    throw apiError("AGENT_BANNED", `agent ${agent.id} is banned`);
   }
   if (!isAgentWalletOrOwner(agent, walletAddress))
-    throw errors.forbidden("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
+    throw apiError("WALLET_MISMATCH", "walletAddress is neither the agent's wallet nor its owner");
 }
 
 /** Verifies the receipt holds a Staked deposit for this agent from walletAddress, records the hash once, waits for the indexer. */
@@ -102,7 +102,7 @@ async function recordStake(deps: Deps, agent: AgentRecord, hash: Hex, walletAddr
     wallet: getAddress(walletAddress),
     amount: deposited,
   });
-  if (!recorded) throw new ApiError(400, "TX_ALREADY_USED", `transaction ${hash} was already recorded`);
+  if (!recorded) throw apiError("TX_ALREADY_USED", `transaction ${hash} was already recorded`);
   await waitForIndexer(
     `stake ${hash}`,
     async () => ((await stakeEventsOfTx(deps, hash)).n > 0 ? true : undefined),

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
 
 const route = createRoute({
@@ -14,7 +14,7 @@ const route = createRoute({
 export const ipfsRoutes = router().openapi(route, async (c) => {
   const { ipfs } = c.get("deps");
   const found = await ipfs.get(c.req.valid("param").cid);
-  if (!found) throw errors.notFound("CID_NOT_FOUND", "no content with that CID");
+  if (!found) throw apiError("CID_NOT_FOUND", "no content with that CID");
   return c.body(new Uint8Array(found.content), 200, {
     "content-type": found.contentType,
     "cache-control": "public, max-age=31536000, immutable",

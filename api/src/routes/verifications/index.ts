@@ -7,7 +7,7 @@ import type { Deps } from "../../context.ts";
 import { DOMAIN_BADGE, SKILL_NAMES, type SkillName, stakeBadge } from "../../domain/reputation.ts";
 import { ATTEMPT_TTL_SECONDS, drawQuestions } from "../../domain/skill-attempts.ts";
 import { SKILL_PASS_SCORE } from "../../domain/skills.ts";
-import { ApiError, errors } from "../../errors.ts";
+import { apiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { lookupTxt } from "../../lib/net/dns-txt.ts";
 import { router } from "../../lib/openapi.ts";
@@ -188,22 +188,18 @@ const verificationCompleted = (deps: Deps, v: z.infer<typeof verificationSchema>
     `verification.completed:${v.id}:${v.expiresAt ?? ""}`,
   );
 
-const notFound = (vid: number) => errors.notFound("VERIFICATION_NOT_FOUND", `verification ${vid} does not exist`);
+const notFound = (vid: number) => apiError("VERIFICATION_NOT_FOUND", `verification ${vid} does not exist`);
 
 function assertUsable(row: VerificationRow, type: VerificationRow["type"], now: bigint) {
   if (row.type !== type) {
     const use = row.type === "stake" ? "verify-stake" : row.type === "domain" ? "verify" : "a new skill submission";
-    throw new ApiError(
-      400,
-      "WRONG_VERIFICATION_TYPE",
-      `verification ${row.id} is a ${row.type} verification; use ${use}`,
-    );
+    throw apiError("WRONG_VERIFICATION_TYPE", `verification ${row.id} is a ${row.type} verification; use ${use}`);
   }
   if (effectiveStatus(row, now) === "EXPIRED") {
-    throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${row.id} has expired; request a new one`);
+    throw apiError("VERIFICATION_EXPIRED", `verification ${row.id} has expired; request a new one`);
   }
   if (row.status === "FAILED") {
-    throw new ApiError(400, "VERIFICATION_FAILED", `verification ${row.id} failed; request a new one`);
+    throw apiError("VERIFICATION_FAILED", `verification ${row.id} failed; request a new one`);
   }
 }
 
@@ -214,7 +210,7 @@ export const verificationRoutes = router()
     if (!(await agentFacts(deps, body.agentId))) throw errors.agentNotFound(body.agentId);
     const now = await chainClock(deps).now();
     if (await domainVerifiedElsewhere(deps.pool, body.domain, now)) {
-      throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${body.domain} is already verified`);
+      throw apiError("DOMAIN_ALREADY_VERIFIED", `${body.domain} is already verified`);
     }
     const token = randomBytes(16).toString("hex");
     const row = await insertRequest(deps.pool, {
@@ -245,14 +241,13 @@ export const verificationRoutes = router()
     assertUsable(row, "domain", now);
     const domain = row.domain!;
     if (await domainVerifiedElsewhere(deps.pool, domain, now, vid)) {
-      throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
+      throw apiError("DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
     }
     const expected = dnsRecordFor(row.token!);
     const values = await lookupTxt(deps, `_hub.${domain}`);
     await markChecked(deps.pool, vid, now);
     if (!values.some((v) => v.trim() === expected)) {
-      throw new ApiError(
-        400,
+      throw apiError(
         "DNS_RECORD_NOT_FOUND",
         `no TXT record "${expected}" at _hub.${domain} (found ${values.length} TXT value(s)); DNS changes may take up to 48 hours`,
       );
@@ -262,8 +257,8 @@ export const verificationRoutes = router()
       now,
       expiresAt: addMonths(now, VALIDITY_MONTHS.domain),
     });
-    if (updated === "DOMAIN_TAKEN") throw new ApiError(400, "DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
-    if (!updated) throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${vid} has expired`);
+    if (updated === "DOMAIN_TAKEN") throw apiError("DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
+    if (!updated) throw apiError("VERIFICATION_EXPIRED", `verification ${vid} has expired`);
     await recomputeSoon(deps, [Number(updated.agent_id)], "verification");
     await verificationCompleted(deps, toView(updated, now));
     return c.json({ verification: toView(updated, now) }, 200);
@@ -273,8 +268,7 @@ export const verificationRoutes = router()
     const body = c.req.valid("json");
     if (!(await agentFacts(deps, body.agentId))) throw errors.agentNotFound(body.agentId);
     if (!stakeBadge(BigInt(body.minStakeAmount))) {
-      throw new ApiError(
-        400,
+      throw apiError(
         "STAKE_BELOW_BADGE_MINIMUM",
         "minStakeAmount must be at least 100000000 (100 USDC), the smallest stake badge",
       );
@@ -308,8 +302,7 @@ export const verificationRoutes = router()
     const min = BigInt(row.min_stake_amount!);
     await markChecked(deps.pool, vid, now);
     if (balance < min) {
-      throw new ApiError(
-        400,
+      throw apiError(
         "INSUFFICIENT_BALANCE",
         `agent ${row.agent_id} has ${balance} USDC base units staked in the StakeVault (not pending withdrawal), below the requested ${min}`,
       );
@@ -321,7 +314,7 @@ export const verificationRoutes = router()
       actualBalance: balance,
     });
     if (!updated || updated === "DOMAIN_TAKEN") {
-      throw new ApiError(400, "VERIFICATION_EXPIRED", `verification ${vid} has expired`);
+      throw apiError("VERIFICATION_EXPIRED", `verification ${vid} has expired`);
     }
     await recomputeSoon(deps, [Number(row.agent_id)], "verification");
     await verificationCompleted(deps, toView(updated, now));
@@ -357,7 +350,7 @@ export const verificationRoutes = router()
     const { skillName } = c.req.valid("param");
     const { agentId: forAgent } = c.req.valid("json");
     if (!(SKILL_NAMES as readonly string[]).includes(skillName)) {
-      throw new ApiError(400, "UNKNOWN_SKILL", `skillName must be one of ${SKILL_NAMES.join(", ")}`);
+      throw apiError("UNKNOWN_SKILL", `skillName must be one of ${SKILL_NAMES.join(", ")}`);
     }
     if (!(await agentFacts(deps, forAgent))) throw errors.agentNotFound(forAgent);
     const drawn = drawQuestions(skillName as SkillName);

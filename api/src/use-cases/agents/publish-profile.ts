@@ -3,7 +3,7 @@
 // and per owner per day (429 RELAY_QUOTA_EXCEEDED). Counted in Postgres, so every API process shares them.
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import type { Deps } from "../../context.ts";
-import { ApiError } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { clearPendingPublish, givePublishSlotBack, pendingPublishes, takePublishSlot } from "../../stores/profiles.ts";
 
 const takeSlot = (deps: Deps, agentId: number) => takePublishSlot(deps, agentId, deps.env.PROFILE_COALESCE_SECONDS);
@@ -40,8 +40,7 @@ export async function publishProfile(deps: Deps, agentId: number, owner: string,
   const retryAt = await spendQuota(deps, agentId, owner);
   if (retryAt !== null) {
     await giveBack(deps, agentId, false);
-    throw new ApiError(
-      429,
+    throw apiError(
       "RELAY_QUOTA_EXCEEDED",
       `on-chain profile updates are limited to ${deps.env.PROFILE_RELAYS_PER_AGENT_DAY} per agent and ${deps.env.PROFILE_RELAYS_PER_OWNER_DAY} per owner per day; retry after ${new Date(retryAt * 1000).toISOString()}`,
     );

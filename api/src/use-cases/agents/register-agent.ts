@@ -12,7 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { Deps } from "../../context.ts";
 import { withTransaction } from "../../db/transaction.ts";
 import { type ProfileInput, profileOfRegistrationFile, registrationFile } from "../../domain/registration-file.ts";
-import { ApiError } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { assertSameRequest, type IdempotencyRecord, requestHash } from "../../lib/idempotency.ts";
 import type { Minted } from "../../mints/mint-batcher.ts";
 import {
@@ -102,7 +102,7 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: Reg
     if (!(error instanceof KeyTakenMeanwhile)) throw error;
     // A parallel request with the same key won: answer what it answers.
     const earlier = await findIdempotent(deps, scope, OPERATION, opts.idempotencyKey!);
-    if (!earlier) throw new ApiError(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key just ended");
+    if (!earlier) throw apiError("REQUEST_IN_PROGRESS", "a request with this Idempotency-Key just ended");
     return resumeRegistration(deps, earlier, hash);
   }
   await deps.ipfs.pinStored(stored.cid);
@@ -114,7 +114,7 @@ async function resumeRegistration(deps: Deps, earlier: IdempotencyRecord, hash: 
   assertSameRequest(earlier, hash);
   const wallet = earlier.resource!;
   const row = await mintState(deps, wallet);
-  if (!row) throw new ApiError(409, "REQUEST_IN_PROGRESS", "the earlier request with this Idempotency-Key failed");
+  if (!row) throw apiError("REQUEST_IN_PROGRESS", "the earlier request with this Idempotency-Key failed");
   const claimCode = deps.keys.open(earlier.sealedSecret!, claimCodeContext(wallet)).toString();
   if (row.agent_id !== null && row.mint_tx !== null) {
     return { agentId: Number(row.agent_id), wallet, claimCode, txHash: row.mint_tx };

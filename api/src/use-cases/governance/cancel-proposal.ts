@@ -11,7 +11,7 @@ import {
   toBytes,
 } from "viem";
 import type { Deps } from "../../context.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { proposalCanceledIndexed } from "../../stores/governance.ts";
 import { governor } from "./contracts.ts";
@@ -33,16 +33,13 @@ export async function cancelProposal(deps: Deps, p: CancelProposalParameters): P
   const g = governor(deps);
   const current = await getProposal(deps, id);
   if (!isAddressEqual(current.proposer as Address, p.bearer)) {
-    throw errors.forbidden("NOT_PROPOSER", `only the proposer ${current.proposer} may cancel proposal ${id}`);
+    throw apiError("NOT_PROPOSER", `only the proposer ${current.proposer} may cancel proposal ${id}`);
   }
 
   if (!p.txHash) {
     // OpenZeppelin 5: the proposer may cancel only while the proposal is pending (before voting opens).
     if (current.status !== "pending") {
-      throw errors.conflict(
-        "PROPOSAL_NOT_PENDING",
-        `proposal ${id} is ${current.status}; only a pending one can be canceled`,
-      );
+      throw apiError("PROPOSAL_NOT_PENDING", `proposal ${id} is ${current.status}; only a pending one can be canceled`);
     }
     const data = encodeFunctionData({
       abi: g.abi,
@@ -62,7 +59,7 @@ export async function cancelProposal(deps: Deps, p: CancelProposalParameters): P
   if (!receipt) throw apiError("TX_NOT_FOUND", `no confirmed transaction ${hash}`);
   if (receipt.status !== "success") {
     if (current.status !== "pending" && current.status !== "canceled") {
-      throw errors.conflict("PROPOSAL_NOT_PENDING", `proposal ${id} is ${current.status}; the cancel reverted`);
+      throw apiError("PROPOSAL_NOT_PENDING", `proposal ${id} is ${current.status}; the cancel reverted`);
     }
     throw apiError("TX_FAILED", `transaction ${hash} reverted`);
   }

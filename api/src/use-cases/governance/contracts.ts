@@ -3,7 +3,7 @@
 import { AgentHubGovernorAbi, AgentHubTokenAbi } from "@agenthub/common/generated/abis";
 import type { Address } from "viem";
 import type { Deps } from "../../context.ts";
-import { errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { PROPOSAL_STATES, type ProposalStatus } from "../../stores/governance.ts";
 
 export const governor = (deps: Deps) => ({
@@ -23,7 +23,7 @@ export async function stateOf(deps: Deps, id: bigint): Promise<ProposalStatus> {
 /** The proposal's snapshot (vote start), or 404 PROPOSAL_NOT_FOUND: the Governor knows no such proposal. */
 export async function requireSnapshot(deps: Deps, id: bigint): Promise<bigint> {
   const snapshot = await deps.chain.readContract({ ...governor(deps), functionName: "proposalSnapshot", args: [id] });
-  if (snapshot === 0n) throw errors.notFound("PROPOSAL_NOT_FOUND", `proposal ${id} does not exist`);
+  if (snapshot === 0n) throw apiError("PROPOSAL_NOT_FOUND", `proposal ${id} does not exist`);
   return snapshot;
 }
 
@@ -48,7 +48,7 @@ export async function proposerVotes(deps: Deps, who: Address, timepoint: bigint)
 }
 
 export const insufficientVotes = (who: Address, votes: bigint, threshold: bigint) =>
-  errors.forbidden(
+  apiError(
     "INSUFFICIENT_VOTING_POWER",
     `${who} has ${votes} delegated votes; proposing needs ${threshold} (delegate tokens to yourself first)`,
   );

@@ -12,7 +12,7 @@ import {
   toBytes,
 } from "viem";
 import type { Deps } from "../../context.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { recordProposal } from "../../stores/governance.ts";
 import { governor, insufficientVotes, proposerVotes } from "./contracts.ts";
 import { getProposal, type Proposal } from "./proposals.ts";
@@ -56,7 +56,7 @@ export async function propose(deps: Deps, p: ProposeParameters): Promise<Propose
     if (votes < threshold) throw insufficientVotes(p.proposer, votes, threshold);
     const snapshot = await deps.chain.readContract({ ...g, functionName: "proposalSnapshot", args: [proposalId] });
     if (snapshot !== 0n) {
-      throw errors.conflict("PROPOSAL_EXISTS", `proposal ${proposalId} already exists (change the description)`);
+      throw apiError("PROPOSAL_EXISTS", `proposal ${proposalId} already exists (change the description)`);
     }
     const data = encodeFunctionData({
       abi: g.abi,
@@ -83,7 +83,7 @@ export async function propose(deps: Deps, p: ProposeParameters): Promise<Propose
     throw apiError("PROPOSAL_MISMATCH", `transaction ${hash} did not create the proposal in the body`);
   }
   if (!isAddressEqual(created[0]!.args.proposer, p.proposer)) {
-    throw errors.forbidden("PROPOSER_MISMATCH", "the proposal was made by another address than the access token's");
+    throw apiError("PROPOSER_MISMATCH", "the proposal was made by another address than the access token's");
   }
   if (!(await recordProposal(deps, { proposalId, txHash: hash, proposer: p.proposer }))) {
     throw apiError("TX_ALREADY_USED", `proposal ${proposalId} (transaction ${hash}) was already recorded`);

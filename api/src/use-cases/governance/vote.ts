@@ -3,7 +3,7 @@
 import { ballotTypedData } from "@agenthub/sdk/protocol";
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { PROPOSAL_STATES, voteIndexed } from "../../stores/governance.ts";
@@ -11,10 +11,10 @@ import { governor, requireSnapshot } from "./contracts.ts";
 import { getProposal, type Proposal } from "./proposals.ts";
 
 const VOTE_REVERTS: RevertCodes = {
-  GovernorAlreadyCastVote: { status: 409, code: "ALREADY_VOTED" },
-  GovernorUnexpectedProposalState: { status: 409, code: "PROPOSAL_NOT_ACTIVE" },
-  GovernorInvalidSignature: { status: 400, code: "INVALID_BALLOT_SIGNATURE" },
-  InvalidAccountNonce: { status: 400, code: "INVALID_BALLOT_SIGNATURE" },
+  GovernorAlreadyCastVote: "ALREADY_VOTED",
+  GovernorUnexpectedProposalState: "PROPOSAL_NOT_ACTIVE",
+  GovernorInvalidSignature: "INVALID_BALLOT_SIGNATURE",
+  InvalidAccountNonce: "INVALID_BALLOT_SIGNATURE",
 };
 
 export interface VoteParameters {
@@ -37,7 +37,7 @@ export interface VoteReturnType {
 export async function vote(deps: Deps, p: VoteParameters): Promise<VoteReturnType> {
   const { id, voter } = p;
   if (p.claimedVoter && !isAddressEqual(p.claimedVoter as Address, voter)) {
-    throw errors.forbidden("VOTER_MISMATCH", `the access token is for ${voter}, not ${getAddress(p.claimedVoter)}`);
+    throw apiError("VOTER_MISMATCH", `the access token is for ${voter}, not ${getAddress(p.claimedVoter)}`);
   }
   const g = governor(deps);
   const snapshot = await requireSnapshot(deps, id);
@@ -47,12 +47,12 @@ export async function vote(deps: Deps, p: VoteParameters): Promise<VoteReturnTyp
     deps.chain.readContract({ ...g, functionName: "nonces", args: [voter] }),
   ]);
   if (PROPOSAL_STATES[state] !== "active") {
-    throw errors.conflict("PROPOSAL_NOT_ACTIVE", `proposal ${id} is ${PROPOSAL_STATES[state]}, not active`);
+    throw apiError("PROPOSAL_NOT_ACTIVE", `proposal ${id} is ${PROPOSAL_STATES[state]}, not active`);
   }
-  if (voted) throw errors.conflict("ALREADY_VOTED", `${voter} already voted on proposal ${id}`);
+  if (voted) throw apiError("ALREADY_VOTED", `${voter} already voted on proposal ${id}`);
   const weight = await deps.chain.readContract({ ...g, functionName: "getVotes", args: [voter, snapshot] });
   if (weight === 0n) {
-    throw errors.forbidden("NO_VOTING_POWER", `${voter} had no delegated votes at the proposal's snapshot`);
+    throw apiError("NO_VOTING_POWER", `${voter} had no delegated votes at the proposal's snapshot`);
   }
   const typed = ballotTypedData({
     governor: g.address,

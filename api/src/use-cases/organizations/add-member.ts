@@ -15,7 +15,7 @@ export async function addMember(deps: MemberDeps, p: AddMemberParams): Promise<{
   return withOrgLocked(deps, p.orgId, async (tx, client, plan) => {
     const limit = PLANS[plan].members;
     if (!underLimit(await countMembers(tx, p.orgId), limit)) {
-      throw apiError("PLAN_LIMIT_REACHED", `the ${plan} plan allows ${limit} team members`, { status: 403 });
+      throw apiError("PLAN_LIMIT_REACHED", `the ${plan} plan allows ${limit} team members`);
     }
     const member = await insertMember(tx, {
       id: newId("mem"),
@@ -23,7 +23,7 @@ export async function addMember(deps: MemberDeps, p: AddMemberParams): Promise<{
       email: p.email.toLowerCase(),
       role: p.role,
     });
-    if (!member) throw apiError("MEMBER_EXISTS", `${p.email} is already a member`, { status: 409 });
+    if (!member) throw apiError("MEMBER_EXISTS", `${p.email} is already a member`);
     return { member, apiKey: await replaceMemberKey(client, p.orgId, member.id) };
   });
 }

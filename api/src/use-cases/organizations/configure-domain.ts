@@ -8,9 +8,7 @@ import { newDomainToken } from "./ids.ts";
 
 export function assertCustomDomain(o: OrgRow): void {
   if (!PLANS[o.plan].customDomain) {
-    throw apiError("PLAN_LIMIT_REACHED", `the ${o.plan} plan has no custom domain; upgrade to growth`, {
-      status: 403,
-    });
+    throw apiError("PLAN_LIMIT_REACHED", `the ${o.plan} plan has no custom domain; upgrade to growth`);
   }
 }
 
@@ -20,7 +18,7 @@ export async function configureDomain(deps: Pick<Deps, "db">, p: { orgId: string
   assertCustomDomain(org);
   if (org.domain === p.domain && org.domainStatus) return org;
   if (await domainActiveElsewhere(deps, p.domain, p.orgId)) {
-    throw apiError("DOMAIN_TAKEN", `${p.domain} is in use by another organization`, { status: 409 });
+    throw apiError("DOMAIN_TAKEN", `${p.domain} is in use by another organization`);
   }
   return setPendingDomain(deps, p.orgId, p.domain, newDomainToken());
 }

@@ -47,7 +47,7 @@ export async function createOrganization(
 ): Promise<CreatedOrganization> {
   const isolation = p.isolation ?? "none";
   const decision = choosePlan({ plan: p.plan, isolation, customDomain: p.domain !== undefined });
-  if (!decision.ok) throw apiError(decision.code, decision.message, { status: decision.status });
+  if (!decision.ok) throw apiError(decision.code, decision.message);
   const id = newId("org");
   const credentials = {
     live: generateCredential("live"),
@@ -73,7 +73,7 @@ export async function createOrganization(
       domainStatus: p.domain ? "pending" : null,
       domainToken: p.domain ? newDomainToken() : null,
     });
-    if (!row) throw apiError("SUBDOMAIN_TAKEN", `subdomain ${subdomain} is already taken`, { status: 409 });
+    if (!row) throw apiError("SUBDOMAIN_TAKEN", `subdomain ${subdomain} is already taken`);
     for (const kind of ["live", "test", "secret"] as const) {
       const value = credentials[kind];
       await insertCredential(client, { hash: hashCredential(value), orgId: id, kind, prefix: displayPrefix(value) });

@@ -44,7 +44,7 @@ export async function createWebhook(
     if (!plan) throw organizationNotFound(p.orgId);
     const limit = PLANS[plan].webhooks;
     if ((await countWebhooks(tx, p.orgId)) >= limit) {
-      throw apiError("PLAN_LIMIT_REACHED", `the ${plan} plan allows ${limit} webhooks`, { status: 403 });
+      throw apiError("PLAN_LIMIT_REACHED", `the ${plan} plan allows ${limit} webhooks`);
     }
     return insertWebhook(tx, {
       id,

@@ -3,7 +3,7 @@ import { apiError } from "../../errors.ts";
 import { findOrg, type OrgRow } from "../../stores/organizations.ts";
 
 export const organizationNotFound = (id: string) =>
-  apiError("ORGANIZATION_NOT_FOUND", `organization ${id} does not exist`, { status: 404 });
+  apiError("ORGANIZATION_NOT_FOUND", `organization ${id} does not exist`);
 
 /** The organization, or 404 ORGANIZATION_NOT_FOUND. */
 export async function getOrganization(deps: Pick<Deps, "db">, { id }: { id: string }): Promise<OrgRow> {

@@ -13,8 +13,7 @@ import { organizationNotFound } from "./get-organization.ts";
 
 export type MemberDeps = Pick<Deps, "pool">;
 
-export const memberNotFound = (id: string) =>
-  apiError("MEMBER_NOT_FOUND", `member ${id} does not exist`, { status: 404 });
+export const memberNotFound = (id: string) => apiError("MEMBER_NOT_FOUND", `member ${id} does not exist`);
 
 /** Runs `fn` in a transaction holding the organization row's lock. */
 export function withOrgLocked<T>(
@@ -33,6 +32,6 @@ export function withOrgLocked<T>(
 /** Refuses to take the admin role from the organization's last admin member. */
 export async function assertKeepsAnAdmin(tx: Db, member: MemberRow): Promise<void> {
   if (member.role === "admin" && (await countMembers(tx, member.orgId, "admin")) <= 1) {
-    throw apiError("LAST_ADMIN", "an organization keeps at least one admin", { status: 409 });
+    throw apiError("LAST_ADMIN", "an organization keeps at least one admin");
   }
 }

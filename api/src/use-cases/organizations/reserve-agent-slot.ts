@@ -17,7 +17,6 @@ export async function reserveOrgAgentSlot(client: pg.PoolClient, orgId: string):
     throw apiError(
       "PLAN_LIMIT_REACHED",
       `the ${plan} plan allows ${limit} agents per organization; upgrade the plan to register more`,
-      { status: 403 },
     );
   }
 }

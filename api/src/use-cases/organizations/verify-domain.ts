@@ -29,7 +29,7 @@ export async function verifyDomain(
   }
   const updated = await activateDomain(deps, orgId, org.domain);
   if (updated === "taken") {
-    throw apiError("DOMAIN_TAKEN", `${org.domain} is in use by another organization`, { status: 409 });
+    throw apiError("DOMAIN_TAKEN", `${org.domain} is in use by another organization`);
   }
   if (!updated) throw apiError("DOMAIN_CHANGED", "the domain changed during verification; retry");
   return updated;

@@ -58,7 +58,7 @@ function typedData(
   action: RunConsentAction,
   fields: { agentId?: number; deliverableHash?: Hex; nonce: bigint; deadline: bigint },
 ) {
-  if (run.onchainRunId === null) throw errors.conflict("INVALID_RUN_STATE", `run ${run.id} is not funded yet`);
+  if (run.onchainRunId === null) throw apiError("INVALID_RUN_STATE", `run ${run.id} is not funded yet`);
   const agentId = action === "claim" ? fields.agentId : (run.agentId ?? undefined);
   const deliverableHash = action === "submit" ? fields.deliverableHash : ((run.deliverableHash as Hex) ?? zeroHash);
   return runConsentTypedData({
@@ -88,7 +88,7 @@ export async function requireConsent(
   const signer = getAddress(consent.signer ?? fallback);
   const parties = await partiesOf(deps, run, action, extra.agentId);
   if (!parties.some((p) => isAddressEqual(p, signer))) {
-    throw errors.forbidden(
+    throw apiError(
       "CONSENT_SIGNER_MISMATCH",
       `the on-chain consent to ${action} must be signed by ${parties.join(" or ")} (the escrow checks it), not ${signer}`,
     );
@@ -107,7 +107,7 @@ export async function requireConsent(
     args: [signer, key],
   });
   if (nonce !== next) {
-    throw errors.conflict(
+    throw apiError(
       "CONSENT_NONCE_USED",
       `consent.nonce ${nonce} is not ${signer}'s next nonce of key ${key} (${next}); sign again`,
     );
@@ -119,9 +119,10 @@ export async function requireConsent(
     ...typedData(deps, run, action, { ...extra, nonce, deadline }),
   });
   if (!valid) {
-    throw errors.forbidden(
+    throw apiError(
       "INVALID_CONSENT",
       `the consent is not ${signer}'s signature of RunConsent(${action}) for this run, agent and deliverable (GET /api/runs/${run.id}/consent shows what to sign)`,
+      { alt: true },
     );
   }
   return { signer, nonce, deadline, signature };
@@ -151,7 +152,7 @@ export async function consentRequest(deps: Deps, p: ConsentRequestParameters): P
   if (p.action === "submit" && p.deliverableHash === undefined) {
     throw errors.validation("deliverableHash is required for submit");
   }
-  if (run.onchainRunId === null) throw errors.conflict("INVALID_RUN_STATE", `run ${run.id} is not funded yet`);
+  if (run.onchainRunId === null) throw apiError("INVALID_RUN_STATE", `run ${run.id} is not funded yet`);
   const signer = getAddress(p.signer);
   const nonce = await deps.chain.readContract({
     address: escrowAddress(deps),

@@ -37,7 +37,7 @@ export async function createRun(deps: Deps, p: CreateRunParameters): Promise<Cre
   if (deadline <= now) throw apiError("DEADLINE_PASSED", "the deadline must be in the future");
   if (deadline > now + MAX_DEADLINE_SECONDS) throw errors.validation("deadline: at most five years ahead");
   await verifySignedBy(deps, p, { action: "create-run", kind: "run", id: "new" }, [p.posterAddress], () =>
-    errors.forbidden("NOT_RUN_POSTER", "the message must be signed by posterAddress"),
+    apiError("NOT_RUN_POSTER", "the message must be signed by posterAddress"),
   );
   const poster = getAddress(p.posterAddress);
   const id = await nextRunId(deps);

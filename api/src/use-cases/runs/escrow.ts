@@ -16,25 +16,25 @@ type EscrowWrite = ContractFunctionName<typeof RunEscrowAbi, "nonpayable">;
 
 /** Contract custom errors (and token errors under createRunWithAuthorization) -> the API's stable codes. */
 const REVERT_CODES: RevertCodes = {
-  RunEscrowInvalidState: { status: 409, code: "INVALID_RUN_STATE" },
-  RunEscrowDeadlinePassed: { status: 400, code: "DEADLINE_PASSED" },
+  RunEscrowInvalidState: "INVALID_RUN_STATE",
+  RunEscrowDeadlinePassed: "DEADLINE_PASSED",
   // The vault's lock at claim time: trust state and minimum active stake, as the chain sees them.
-  StakeVaultInsufficientStake: { status: 403, code: "INSUFFICIENT_STAKE" },
-  StakeVaultAgentFrozen: { status: 403, code: "AGENT_FROZEN" },
-  StakeVaultAgentBanned: { status: 403, code: "AGENT_BANNED" },
-  StakeVaultTooManyLocks: { status: 409, code: "TOO_MANY_RUNS" },
-  RunEscrowRevisionsExhausted: { status: 409, code: "REVISIONS_EXHAUSTED" },
-  RunEscrowRevisionsRemaining: { status: 409, code: "REVISIONS_REMAINING" },
-  RunEscrowTimeoutNotReached: { status: 409, code: "TIMEOUT_NOT_REACHED" },
+  StakeVaultInsufficientStake: { code: "INSUFFICIENT_STAKE", alt: true },
+  StakeVaultAgentFrozen: "AGENT_FROZEN",
+  StakeVaultAgentBanned: "AGENT_BANNED",
+  StakeVaultTooManyLocks: "TOO_MANY_RUNS",
+  RunEscrowRevisionsExhausted: "REVISIONS_EXHAUSTED",
+  RunEscrowRevisionsRemaining: "REVISIONS_REMAINING",
+  RunEscrowTimeoutNotReached: "TIMEOUT_NOT_REACHED",
   // The party's on-chain consent (the API checks it first; these are races, e.g. the same consent sent twice).
-  RunEscrowWrongSigner: { status: 403, code: "CONSENT_SIGNER_MISMATCH" },
-  RunEscrowConsentExpired: { status: 400, code: "CONSENT_EXPIRED" },
-  RunEscrowInvalidConsent: { status: 403, code: "INVALID_CONSENT" },
-  InvalidAccountNonce: { status: 409, code: "CONSENT_NONCE_USED" },
-  ERC3009InvalidSignature: { status: 400, code: "INVALID_AUTHORIZATION" },
-  ERC3009InvalidAuthorizationTime: { status: 400, code: "INVALID_AUTHORIZATION" },
-  ERC3009UsedAuthorization: { status: 409, code: "AUTHORIZATION_USED" },
-  ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
+  RunEscrowWrongSigner: "CONSENT_SIGNER_MISMATCH",
+  RunEscrowConsentExpired: "CONSENT_EXPIRED",
+  RunEscrowInvalidConsent: { code: "INVALID_CONSENT", alt: true },
+  InvalidAccountNonce: "CONSENT_NONCE_USED",
+  ERC3009InvalidSignature: "INVALID_AUTHORIZATION",
+  ERC3009InvalidAuthorizationTime: "INVALID_AUTHORIZATION",
+  ERC3009UsedAuthorization: "AUTHORIZATION_USED",
+  ERC20InsufficientBalance: "INSUFFICIENT_BALANCE",
 };
 
 /**

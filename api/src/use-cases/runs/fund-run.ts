@@ -4,7 +4,7 @@ import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
 import { withTransaction } from "../../db/transaction.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { checkFundingAuthorization } from "../../lib/run-funding.ts";
 import { recordBountyCreated } from "../../stores/run-orgs.ts";
 import { markFunded, type RunRecord, recordAction, withRunLock } from "../../stores/runs.ts";
@@ -116,11 +116,11 @@ export async function fundRun(deps: Deps, p: FundRunParameters): Promise<FundRun
   const id = p.runId;
   const draft = await getRun(deps, id);
   const signer = await verifySignedBy(deps, p, { action: "fund-run", kind: "run", id }, [draft.poster], () =>
-    errors.forbidden("NOT_RUN_POSTER", `only the run's poster ${draft.poster} may do this`),
+    apiError("NOT_RUN_POSTER", `only the run's poster ${draft.poster} may do this`),
   );
   const funding = await withRunLock(deps, id, async () => {
     const run = await getRun(deps, id);
-    if (run.onchainRunId !== null) throw errors.conflict("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
+    if (run.onchainRunId !== null) throw apiError("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
     const funded = p.authorization
       ? await fundWithAuthorization(deps, run, p.authorization)
       : await fundFromTx(deps, run, p.txHash as Hex);
@@ -129,7 +129,7 @@ export async function fundRun(deps: Deps, p: FundRunParameters): Promise<FundRun
       if (marked === "tx-used") {
         throw apiError("TX_ALREADY_USED", `the escrow run in ${funded.txHash} already funds another run`);
       }
-      if (marked === "already-funded") throw errors.conflict("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
+      if (marked === "already-funded") throw apiError("RUN_ALREADY_FUNDED", `run ${id} is already funded`);
       // The run is on chain and OPEN: bounty.created for the organizations of the poster's agents.
       await recordBountyCreated(client, deps.views.names.agent, run, funded.txHash);
     });

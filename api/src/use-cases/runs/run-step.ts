@@ -7,7 +7,7 @@ import { type Address, isAddressEqual } from "viem";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";
 import type { RunState } from "../../domain/run-state.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError, type ErrorCode } from "../../errors.ts";
 import { isAgentWalletOrOwner } from "../../lib/deposit-tx.ts";
 import type { AgentRecord } from "../../stores/agents.ts";
 import { type RunRecord, recordAction, withRunLock } from "../../stores/runs.ts";
@@ -69,10 +69,10 @@ function assertActor(run: RunRecord, signer: Address, by: "poster" | "agent" | "
   const isAgent =
     run.agentId !== null && (same(run.agentOwner, signer) || (run.agentWalletBound && same(run.agentWallet, signer)));
   if (by === "poster" && !isPoster) {
-    throw errors.forbidden("NOT_RUN_POSTER", `only the run's poster ${run.poster} may do this`);
+    throw apiError("NOT_RUN_POSTER", `only the run's poster ${run.poster} may do this`);
   }
   if (by === "agent" && !isAgent) {
-    throw errors.forbidden(
+    throw apiError(
       "NOT_RUN_AGENT",
       run.agentId === null
         ? `run ${run.id} has no claiming agent`
@@ -80,14 +80,14 @@ function assertActor(run: RunRecord, signer: Address, by: "poster" | "agent" | "
     );
   }
   if (by === "party" && !isPoster && !isAgent) {
-    throw errors.forbidden("NOT_RUN_PARTY", "only the poster or the claiming agent may do this");
+    throw apiError("NOT_RUN_PARTY", "only the poster or the claiming agent may do this");
   }
   return isPoster ? "poster" : "agent";
 }
 
 function assertState(run: RunRecord, allowed: readonly RunState[], what: string) {
   if (!allowed.includes(run.state)) {
-    throw errors.conflict(
+    throw apiError(
       "INVALID_RUN_STATE",
       `cannot ${what} run ${run.id} in state ${run.state} (needs ${allowed.join(" or ")})`,
     );
@@ -111,10 +111,10 @@ async function authorize(
   const agent = await requireAgent(deps, agentId);
   const signer = await verifySignedAction(deps, signed, { action: spec.action, kind: "run", id: runId });
   if (!isAddressEqual(signer, walletAddress)) {
-    throw errors.forbidden("WALLET_MISMATCH", "the message must be signed by walletAddress");
+    throw apiError("WALLET_MISMATCH", "the message must be signed by walletAddress");
   }
   if (!isAgentWalletOrOwner(agent, signer)) {
-    throw errors.forbidden("WALLET_MISMATCH", `walletAddress is neither agent ${agent.id}'s owner nor its wallet`);
+    throw apiError("WALLET_MISMATCH", `walletAddress is neither agent ${agent.id}'s owner nor its wallet`);
   }
   return { signer, agent };
 }
@@ -141,7 +141,11 @@ async function admit(
     if (runProblem) throw apiError("RUN_NOT_AVAILABLE", runProblem.message);
     const agentProblem = problems[0];
     if (agentProblem) {
-      throw apiError(agentProblem.code as "AGENT_BANNED", agentProblem.message, { status: 403 });
+      // The agent's side of claiming answers 403, INSUFFICIENT_STAKE included (its catalogued alternative status).
+      const code = agentProblem.code as ErrorCode;
+      throw code === "INSUFFICIENT_STAKE"
+        ? apiError(code, agentProblem.message, { alt: true })
+        : apiError(code, agentProblem.message);
     }
     return { side: "agent", agent: fresh };
   }

@@ -4,7 +4,7 @@ import { deliverableHashOf, type RunConsentAction } from "@agenthub/sdk/protocol
 import type { Address, Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { type AgentStatus, activeStake } from "../../domain/agent-status.ts";
-import { errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { isoFromSeconds } from "../../lib/time.ts";
 import { statusOf } from "../../stores/agents.ts";
 import { emitBountyCompleted } from "../../stores/run-orgs.ts";
@@ -60,7 +60,7 @@ async function relayConsented(
 const completed = (ctx: StepContext<unknown>, run: RunRecord, txHash: string) =>
   emitBountyCompleted(ctx.deps, run, txHash);
 
-const unavailable = { status: 400 as const, code: "RUN_NOT_AVAILABLE" };
+const unavailable = "RUN_NOT_AVAILABLE";
 
 export const RUN_STEPS = {
   claim: {
@@ -142,7 +142,7 @@ export const RUN_STEPS = {
     send: (ctx) => {
       const { run } = ctx;
       if (run.revisions >= run.maxRevisions) {
-        throw errors.conflict(
+        throw apiError(
           "REVISIONS_EXHAUSTED",
           `all ${run.maxRevisions} revision(s) are used; approve, reject or dispute`,
         );
@@ -161,7 +161,7 @@ export const RUN_STEPS = {
     send: (ctx) => {
       const { run } = ctx;
       if (run.revisions < run.maxRevisions) {
-        throw errors.conflict(
+        throw apiError(
           "REVISIONS_REMAINING",
           `a run can be rejected only after all revisions: ${run.revisions} of ${run.maxRevisions} used`,
         );
@@ -200,7 +200,7 @@ export const RUN_STEPS = {
       const availableAt =
         (revision ? run.revisionRequestedAt! : run.claimedAt!) + (await deps.params.fresh()).claimTimeout;
       if ((await chainNow(deps)) < availableAt) {
-        throw errors.conflict(
+        throw apiError(
           "TIMEOUT_NOT_REACHED",
           revision
             ? `the agent has until ${isoFromSeconds(availableAt)} to resubmit after the revision request`
@@ -220,7 +220,7 @@ export const RUN_STEPS = {
     verb: "resolve",
     send: async ({ deps, run, input }) => {
       if (!deps.arbiter) {
-        throw errors.unavailable(
+        throw apiError(
           "ARBITER_NOT_CONFIGURED",
           "disputes are resolved by RunEscrow's ARBITER_ROLE (not the relayer): set ARBITER_PRIVATE_KEY, or resolve from the arbiter's wallet",
         );

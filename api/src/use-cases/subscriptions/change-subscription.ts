@@ -1,13 +1,13 @@
 // Pausing, resuming and cancelling a subscription: the subscriber's signed request, allowed only from some states,
 // relayed to the vault once per signature; the mirror then takes the chain's state (a cancel's refund recorded).
 import type { Deps } from "../../context.ts";
-import { errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { recordRefund, type SubscriptionRow, type SubscriptionStatus } from "../../stores/subscriptions.ts";
 import { authorizePoster, getSubscription } from "./get-subscription.ts";
 import { relayVault, vaultEvent } from "./vault.ts";
 
 export const wrongState = (row: SubscriptionRow, action: string, allowed: SubscriptionStatus[]) =>
-  errors.conflict(
+  apiError(
     "INVALID_SUBSCRIPTION_STATE",
     `subscription ${row.id} is ${row.status}; ${action} needs ${allowed.join(" or ")}`,
   );

@@ -6,7 +6,7 @@ import { subscribeTypedData } from "@agenthub/sdk/protocol";
 import { type Address, getAddress, type Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { feeOf } from "../../domain/cadence.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { verifiedPermit } from "../../lib/permit.ts";
 import { insertOpenedSubscription, type SubscriptionRow } from "../../stores/subscriptions.ts";
 import { verifySignedBy } from "../guards.ts";
@@ -35,7 +35,7 @@ export async function createSubscription(deps: Deps, p: CreateSubscriptionParame
     p,
     { action: "subscription-create", kind: "subscription", id: "new" },
     [p.posterAddress],
-    () => errors.forbidden("NOT_SUBSCRIPTION_POSTER", "the message must be signed by posterAddress"),
+    () => apiError("NOT_SUBSCRIPTION_POSTER", "the message must be signed by posterAddress"),
   );
   const poster = getAddress(p.posterAddress);
   const reward = p.rewardPerRun;

@@ -1,14 +1,14 @@
 // Reading one subscription (the vault is the truth: the mirror is refreshed first) and the check every write starts
 // with: the subscription exists (404), the request is signed (401) by its poster (403).
 import type { Deps } from "../../context.ts";
-import { errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { findSubscription, type SubscriptionRow, subscriptionRuns } from "../../stores/subscriptions.ts";
 import { verifySignedBy } from "../guards.ts";
 import { syncFromChain } from "./vault.ts";
 
 export async function requireSubscription(deps: Pick<Deps, "db">, id: number): Promise<SubscriptionRow> {
   const row = await findSubscription(deps, id);
-  if (!row) throw errors.notFound("SUBSCRIPTION_NOT_FOUND", `subscription ${id} does not exist`);
+  if (!row) throw apiError("SUBSCRIPTION_NOT_FOUND", `subscription ${id} does not exist`);
   return row;
 }
 
@@ -32,10 +32,7 @@ export async function authorizePoster(
 ): Promise<SubscriptionRow> {
   const row = await requireSubscription(deps, id);
   await verifySignedBy(deps, signed, { action, kind: "subscription", id }, [row.posterAddress], () =>
-    errors.forbidden(
-      "NOT_SUBSCRIPTION_POSTER",
-      `only subscription ${row.id}'s poster ${row.posterAddress} may do this`,
-    ),
+    apiError("NOT_SUBSCRIPTION_POSTER", `only subscription ${row.id}'s poster ${row.posterAddress} may do this`),
   );
   return syncFromChain(deps, row);
 }

@@ -12,7 +12,7 @@ import {
   parseCadence,
   SUBSCRIPTION_LIMITS,
 } from "../../domain/cadence.ts";
-import { ApiError, apiError } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { isoFromSeconds, isoOrNull } from "../../lib/time.ts";
 import { SUBSCRIPTION_RUN_MAX_REVISIONS, vault } from "./vault.ts";
 
@@ -55,7 +55,7 @@ export function detect(instructions: string, reward: bigint, now: bigint, feeBps
       costs: costsOf(reward, c.totalRuns, feeBps),
     };
   } catch (error) {
-    if (error instanceof CadenceError) throw new ApiError(400, error.code, error.message, { cause: error });
+    if (error instanceof CadenceError) throw apiError(error.code, error.message, { cause: error });
     throw error;
   }
 }

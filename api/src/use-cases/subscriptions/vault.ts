@@ -60,14 +60,14 @@ export async function syncFromChain(deps: Deps, row: SubscriptionRow): Promise<S
 
 /** The vault's reverts the API's own checks did not foresee (a direct transaction raced it). */
 const VAULT_REVERTS: RevertCodes = {
-  SubscriptionVaultInvalidStatus: { status: 409, code: "INVALID_SUBSCRIPTION_STATE" },
-  SubscriptionVaultInvalidSignature: { status: 400, code: "INVALID_CONSENT" },
-  SubscriptionVaultExpiredSignature: { status: 400, code: "INVALID_CONSENT" },
-  SubscriptionVaultInvalidTerms: { status: 400, code: "INVALID_CADENCE" },
-  SubscriptionVaultZeroAmount: { status: 400, code: "VALIDATION_ERROR" },
-  ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_FUNDS" },
-  ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
-  EnforcedPause: { status: 409, code: "CONTRACT_PAUSED" },
+  SubscriptionVaultInvalidStatus: "INVALID_SUBSCRIPTION_STATE",
+  SubscriptionVaultInvalidSignature: "INVALID_CONSENT",
+  SubscriptionVaultExpiredSignature: "INVALID_CONSENT",
+  SubscriptionVaultInvalidTerms: "INVALID_CADENCE",
+  SubscriptionVaultZeroAmount: "VALIDATION_ERROR",
+  ERC20InsufficientBalance: "INSUFFICIENT_FUNDS",
+  ERC20InsufficientAllowance: "INVALID_PERMIT",
+  EnforcedPause: { code: "CONTRACT_PAUSED", alt: true },
 };
 
 type VaultAbi = typeof SubscriptionVaultAbi;
