@@ -7,6 +7,7 @@ import { prepared } from "../db/prepared.ts";
 import { type AgentStatus, deriveStatus, type StakeFacts, toTrustState } from "../domain/agent-status.ts";
 import { isoFromSeconds } from "../lib/time.ts";
 import { visibleOrgIds } from "./org-sharing.ts";
+import { recordTxUse } from "./used-tx.ts";
 
 type AgentDeps = Pick<Deps, "pool" | "views">;
 
@@ -227,11 +228,12 @@ export async function recordStakeTx(
   deps: Pick<Deps, "pool">,
   r: { txHash: string; agentId: number; wallet: string; amount: bigint },
 ): Promise<boolean> {
-  const inserted = await deps.pool.query(
-    `insert into api.stake_record (tx_hash, agent_id, wallet_address, amount) values ($1, $2, $3, $4) on conflict do nothing`,
-    [r.txHash.toLowerCase(), r.agentId, r.wallet, r.amount.toString()],
-  );
-  return inserted.rowCount === 1;
+  return recordTxUse(deps.pool, {
+    txHash: r.txHash,
+    purpose: "stake",
+    subject: r.agentId,
+    detail: { wallet: r.wallet, amount: r.amount.toString() },
+  });
 }
 
 /** The StakeVault events the indexer holds for transaction `hash`: how many, and the largest slash amount. */

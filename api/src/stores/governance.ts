@@ -1,7 +1,8 @@
 // Governance facts from the indexer (proposals, votes, token holders) and the API's record of the proposals it was
-// shown (api.governance_proposal_record: each creating transaction recorded once). Raw SQL over the indexer's
+// shown (api.used_tx: each creating transaction, and each proposal, recorded once). Raw SQL over the indexer's
 // views: the proposal list derives the Governor's state in SQL to filter on it.
 import type { Deps } from "../context.ts";
+import { recordTxUse } from "./used-tx.ts";
 
 type Reader = Pick<Deps, "pool" | "views">;
 
@@ -116,10 +117,10 @@ export async function recordProposal(
   deps: Pick<Deps, "pool">,
   p: { proposalId: bigint; txHash: string; proposer: string },
 ): Promise<boolean> {
-  const inserted = await deps.pool.query(
-    `insert into api.governance_proposal_record (proposal_id, tx_hash, proposer) values ($1, $2, $3)
-     on conflict do nothing`,
-    [p.proposalId.toString(), p.txHash.toLowerCase(), p.proposer],
-  );
-  return inserted.rowCount === 1;
+  return recordTxUse(deps.pool, {
+    txHash: p.txHash,
+    purpose: "governance-proposal",
+    subject: p.proposalId,
+    detail: { proposer: p.proposer },
+  });
 }

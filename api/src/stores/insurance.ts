@@ -3,6 +3,7 @@
 import { InsurancePoolAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
 import type { Deps } from "../context.ts";
 import { isoFromSeconds } from "../lib/time.ts";
+import { recordTxUse } from "./used-tx.ts";
 
 export interface CoverageSummary {
   agentTokenId: number;
@@ -168,10 +169,10 @@ export async function recordInsuranceStake(
   deps: Pick<Deps, "pool">,
   r: { txHash: string; agentId: number; wallet: string; amount: bigint; mode: "PERMIT" | "TX" },
 ): Promise<boolean> {
-  const inserted = await deps.pool.query(
-    `insert into api.insurance_stake_record (tx_hash, agent_id, wallet_address, amount, mode)
-     values ($1, $2, $3, $4, $5) on conflict do nothing`,
-    [r.txHash.toLowerCase(), r.agentId, r.wallet, r.amount.toString(), r.mode],
-  );
-  return inserted.rowCount === 1;
+  return recordTxUse(deps.pool, {
+    txHash: r.txHash,
+    purpose: "insurance-stake",
+    subject: r.agentId,
+    detail: { wallet: r.wallet, amount: r.amount.toString(), mode: r.mode },
+  });
 }

@@ -12,6 +12,7 @@ import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "../domain/run-s
 import { apiError } from "../errors.ts";
 import { currentFeeBps } from "../lib/protocol.ts";
 import { orgRunCondition } from "./org-scope.ts";
+import { recordTxUse } from "./used-tx.ts";
 
 type RunDeps = Pick<Deps, "pool" | "views" | "params">;
 
@@ -287,7 +288,8 @@ export async function insertDraft(deps: Pick<Deps, "db">, d: DraftRow): Promise<
 
 /**
  * Links draft `id` to its escrow run inside the caller's transaction: "already-funded" when it was funded
- * meanwhile, "tx-used" when the escrow run (its transaction) already funds another run (a unique index).
+ * meanwhile, "tx-used" when the funding transaction already funds another run (api.used_tx) or the escrow run is
+ * linked to another draft (a unique index).
  */
 export async function markFunded(
   db: Queryable,
@@ -301,11 +303,12 @@ export async function markFunded(
       .set({ onchainRunId: onchainRunId.toString(), fundingTx: txHash.toLowerCase(), fundedAt: sql`now()` })
       .where(and(eq(runTable.id, id), isNull(runTable.onchainRunId)))
       .returning({ id: runTable.id });
-    return updated.length === 1 ? "funded" : "already-funded";
+    if (updated.length !== 1) return "already-funded";
   } catch (error) {
     if (isUniqueViolation(error)) return "tx-used";
     throw error;
   }
+  return (await recordTxUse(db, { txHash, purpose: "run-funding", subject: id })) ? "funded" : "tx-used";
 }
 
 export interface RunActionEntry {

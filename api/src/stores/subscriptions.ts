@@ -1,21 +1,16 @@
 // Subscriptions (api.subscription and its payments, run slots and ledger): the API's mirror of the SubscriptionVault
 // (the chain is the truth about money) and the scheduler's run slots. Each transaction hash that funds a
-// subscription is recorded once (api.subscription_payment's key): a replay is "tx-used".
+// subscription is recorded once (api.used_tx): a replay is "tx-used".
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../context.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { createDb, type Queryable } from "../db/index.ts";
-import {
-  subscriptionLedger as ledger,
-  run as runTable,
-  subscription,
-  subscriptionPayment,
-  subscriptionRun,
-} from "../db/schema/index.ts";
+import { subscriptionLedger as ledger, run as runTable, subscription, subscriptionRun } from "../db/schema/index.ts";
 import { withTransaction } from "../db/transaction.ts";
 import { orgAddressesSql } from "./org-scope.ts";
 import { recordBountyCreated } from "./run-orgs.ts";
 import { recordAction } from "./runs.ts";
+import { recordTxUse } from "./used-tx.ts";
 
 export const SUBSCRIPTION_STATUSES = ["ACTIVE", "PAUSED", "EXHAUSTED", "COMPLETED", "CANCELLED"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -79,6 +74,22 @@ export async function subscriptionRuns(deps: Reader, id: number, page: { limit: 
   return { rows, total: total!.n };
 }
 
+/** The payment's transaction already counted: the transaction that records it rolls back. */
+class TxUsed extends Error {}
+
+/** Each USDC transfer that funds a subscription (creation or top-up) counts once. */
+function recordPayment(
+  db: Queryable,
+  p: { txHash: string; id: number; kind: "create" | "topup"; payer: string; amount: bigint },
+): Promise<boolean> {
+  return recordTxUse(db, {
+    txHash: p.txHash,
+    purpose: "subscription-payment",
+    subject: p.id,
+    detail: { kind: p.kind, payer: p.payer, amount: p.amount.toString() },
+  });
+}
+
 export interface OpenedSubscription {
   posterAddress: string;
   instructions: string;
@@ -120,13 +131,11 @@ export async function insertOpenedSubscription(deps: Pick<Deps, "pool">, s: Open
       })
       .returning({ id: subscription.id });
     const id = row!.id;
-    await db.insert(subscriptionPayment).values({
-      txHash: s.txHash,
-      subscriptionId: id,
-      kind: "create",
-      payer: s.posterAddress,
-      amount: s.amount.toString(),
-    });
+    if (
+      !(await recordPayment(client, { txHash: s.txHash, id, kind: "create", payer: s.posterAddress, amount: s.amount }))
+    ) {
+      throw new TxUsed();
+    }
     await db.insert(ledger).values({
       subscriptionId: id,
       kind: "fund",
@@ -136,7 +145,8 @@ export async function insertOpenedSubscription(deps: Pick<Deps, "pool">, s: Open
     });
     return id;
   }).catch((error) => {
-    if (isUniqueViolation(error)) return "tx-used" as const;
+    // A retried request gets the relayer's first transaction back: its subscription (vault id) is recorded too.
+    if (error instanceof TxUsed || isUniqueViolation(error)) return "tx-used" as const;
     throw error;
   });
 }
@@ -149,13 +159,7 @@ export async function recordTopup(
   try {
     await withTransaction(deps.pool, async (client) => {
       const db = createDb(client);
-      await db.insert(subscriptionPayment).values({
-        txHash: t.txHash,
-        subscriptionId: t.id,
-        kind: "topup",
-        payer: t.payer,
-        amount: t.amount.toString(),
-      });
+      if (!(await recordPayment(client, { ...t, kind: "topup" }))) throw new TxUsed();
       await db
         .update(subscription)
         .set({ totalFunded: sql`${subscription.totalFunded} + ${t.amount.toString()}` })
@@ -170,7 +174,7 @@ export async function recordTopup(
     });
     return "recorded";
   } catch (error) {
-    if (isUniqueViolation(error)) return "tx-used";
+    if (error instanceof TxUsed || isUniqueViolation(error)) return "tx-used";
     throw error;
   }
 }
@@ -341,6 +345,7 @@ export async function recordSlotCreated(deps: Pick<Deps, "pool">, c: SlotCreated
       .returning({ id: runTable.id });
     // The run is OPEN: bounty.created for the subscriber's organizations, as for a run funded through the API.
     if (linked.length === 1) {
+      await recordTxUse(client, { txHash: hash, purpose: "run-funding", subject: runId });
       await recordBountyCreated(client, c.agentView, { id: runId, ...c.run }, c.txHash);
     }
     await db

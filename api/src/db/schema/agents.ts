@@ -53,14 +53,6 @@ export const profilePublish = api.table("profile_publish", {
   pendingSince: timestamp("pending_since", { withTimezone: true }),
 });
 
-export const stakeRecord = api.table("stake_record", {
-  txHash: text("tx_hash").primaryKey(),
-  agentId: bigint("agent_id", { mode: "number" }).notNull(),
-  walletAddress: text("wallet_address").notNull(),
-  amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
-
 export const adminSlash = api.table("admin_slash", {
   idempotencyKey: text("idempotency_key").primaryKey(),
   agentId: bigint("agent_id", { mode: "number" }).notNull(),

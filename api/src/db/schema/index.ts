@@ -1,7 +1,5 @@
 // Every API-owned table, one module per table family.
 export * from "./agents.ts";
-export * from "./governance.ts";
-export * from "./insurance.ts";
 export * from "./organizations.ts";
 export * from "./paymaster.ts";
 export * from "./payments.ts";

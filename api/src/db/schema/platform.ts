@@ -68,3 +68,16 @@ export const rateLimitLease = api.table(
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
+
+/** Transactions that count once per purpose (migration 190): stakes, proposals, payments, run funding. */
+export const usedTx = api.table(
+  "used_tx",
+  {
+    txHash: text("tx_hash").notNull(),
+    purpose: text("purpose").notNull(),
+    subject: text("subject").notNull(),
+    detail: jsonb("detail").notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.txHash, t.purpose] })],
+);

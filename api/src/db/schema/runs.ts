@@ -11,6 +11,7 @@ export const run = api.table("run", {
   maxRevisions: integer("max_revisions").notNull(),
   requestCid: text("request_cid").notNull(),
   onchainRunId: numeric("onchain_run_id", { precision: 78, scale: 0 }),
+  /** The funding transaction (counted once in api.used_tx, purpose run-funding). */
   fundingTx: text("funding_tx"),
   fundedAt: timestamp("funded_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

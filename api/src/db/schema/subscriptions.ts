@@ -27,15 +27,6 @@ export const subscription = api.table("subscription", {
   refunded: numeric("refunded", { precision: 78, scale: 0 }).notNull().default("0"),
 });
 
-export const subscriptionPayment = api.table("subscription_payment", {
-  txHash: text("tx_hash").primaryKey(),
-  subscriptionId: bigint("subscription_id", { mode: "number" }).notNull(),
-  kind: text("kind").notNull(),
-  payer: text("payer").notNull(),
-  amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
-
 export const subscriptionRun = api.table(
   "subscription_run",
   {
