@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { relayerEnvSchema } from "@agenthub/relayer/env";
 import type { z } from "zod";
 import { indexerEnvSchema } from "../../indexer/env.ts";
+import { relayerEnvSchema } from "../../relayer/src/env.ts";
 import { stackEnvSchema } from "../../scripts/lib/stack-env.ts";
 import { apiEnvSchema } from "../src/env.ts";
 

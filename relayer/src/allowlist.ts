@@ -1,5 +1,5 @@
 // The only calls the relayer will sign. Anything else is refused before it reaches the chain.
-import { type ContractName, MAX_MINT_BATCH } from "@agenthub/common";
+import { MAX_MINT_BATCH } from "@agenthub/common";
 import * as generated from "@agenthub/common/generated/abis";
 import {
   AgentHubGovernorAbi,
@@ -11,8 +11,9 @@ import {
   TestUSDCAbi,
 } from "@agenthub/common/generated/abis";
 import { type Abi, type Address, decodeFunctionData, type Hex, isAddressEqual, zeroAddress } from "viem";
+import type { RelayTarget } from "./protocol.ts";
 
-export type RelayTarget = ContractName | "USDC";
+export type { RelayTarget } from "./protocol.ts";
 
 export const relayAbis: Partial<Record<RelayTarget, Abi>> = {
   AgentIdentity: AgentIdentityAbi as Abi,

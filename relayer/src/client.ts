@@ -1,8 +1,7 @@
 // The API's view of the relayer: typed calldata in, receipt facts out.
 import type { Abi, Address, ContractFunctionArgs, ContractFunctionName, Hex } from "viem";
 import { encodeFunctionData } from "viem";
-import type { RelayTarget } from "./allowlist.ts";
-import type { RelayErrorCode, RelayResult } from "./relayer.ts";
+import type { RelayErrorCode, RelayResult, RelayTarget } from "./protocol.ts";
 
 export class RelayerCallError extends Error {
   constructor(

@@ -1,6 +1,8 @@
 import { BaseError, type Hex } from "viem";
 
-export type RelayErrorCode = "NOT_ALLOWED" | "TX_REVERTED" | "TX_FAILED" | "RECEIPT_TIMEOUT";
+import type { RelayErrorCode } from "./protocol.ts";
+
+export type { RelayErrorCode };
 
 export class RelayError extends Error {
   constructor(

@@ -33,22 +33,10 @@ export interface RelayRequest {
   idempotencyKey?: string;
 }
 
-export interface RelayLog {
-  address: Address;
-  topics: Hex[];
-  data: Hex;
-  logIndex: number;
-}
-
-export interface RelayResult {
-  id: string;
-  txHash: Hex;
-  blockNumber: string;
-  gasUsed: string;
-  logs: RelayLog[];
-}
+import type { RelayLog, RelayResult } from "./protocol.ts";
 
 export { RelayError, type RelayErrorCode } from "./errors.ts";
+export type { RelayLog, RelayResult };
 
 /** A minimal async mutex: nonces are handed out strictly in order. */
 class Lane {

@@ -5,7 +5,7 @@
 // proposal, and the route answers 503 ARBITER_NOT_CONFIGURED.
 import { agentHubChain } from "@agenthub/common";
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
-import type { RelayResult } from "@agenthub/relayer/relayer";
+import type { RelayResult } from "@agenthub/relayer/protocol";
 import {
   type Address,
   BaseError,

@@ -1,4 +1,4 @@
-import type { RelayLog } from "@agenthub/relayer/relayer";
+import type { RelayLog } from "@agenthub/relayer/protocol";
 import { type Abi, type Log, parseEventLogs } from "viem";
 
 /** Decoded arguments of every `eventName` log in a relayed transaction's receipt. */

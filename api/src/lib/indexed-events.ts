@@ -2,7 +2,7 @@
 // chain.stake_event (StakeVault), so a write can wait until every one of them is indexed. Logs that feed other
 // tables (credits, fee sweeps, settings) are not counted.
 import { RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
-import type { RelayLog } from "@agenthub/relayer/relayer";
+import type { RelayLog } from "@agenthub/relayer/protocol";
 import { type Abi, type Address, isAddressEqual, type Log, parseEventLogs } from "viem";
 
 const RUN_EVENT_LOGS = new Set([

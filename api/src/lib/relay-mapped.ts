@@ -1,8 +1,7 @@
 // A relayed call whose contract reverts become stable 4xx codes (a race the API's own checks did not foresee).
 
-import type { RelayTarget } from "@agenthub/relayer/allowlist";
 import { RelayerCallError } from "@agenthub/relayer/client";
-import type { RelayResult } from "@agenthub/relayer/relayer";
+import type { RelayResult, RelayTarget } from "@agenthub/relayer/protocol";
 import type { Abi, ContractFunctionArgs, ContractFunctionName } from "viem";
 import type { Deps } from "../context.ts";
 import { type AltCode, apiError, type ErrorCode } from "../errors.ts";

@@ -1,7 +1,7 @@
 // Writes to RunEscrow: relayed transactions with revert -> error-code mapping, and the wait until the indexer shows
 // the transaction's events (the API answers with the indexed result).
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
-import type { RelayResult } from "@agenthub/relayer/relayer";
+import type { RelayResult } from "@agenthub/relayer/protocol";
 import type { ContractFunctionArgs, ContractFunctionName } from "viem";
 import type { Deps } from "../../context.ts";
 import { runEventCount, stakeEventCount } from "../../lib/indexed-events.ts";

@@ -2,7 +2,7 @@
 // the run exists -> who asks is checked (a signed request, or the admin route for the arbiter) -> under the run's
 // lease: the fresh run's state and the asker's side, then the step's escrow call and its api.run_action record ->
 // the wait until the indexer shows the transaction -> the step's follow-up (organization events).
-import type { RelayResult } from "@agenthub/relayer/relayer";
+import type { RelayResult } from "@agenthub/relayer/protocol";
 import { type Address, isAddressEqual } from "viem";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import type { Deps } from "../../context.ts";

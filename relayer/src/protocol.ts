@@ -1,0 +1,26 @@
+// The relayer's wire protocol, shared with its clients: which contracts a call may target, what a relayed call
+// answers (the mined transaction with its logs), and the error codes a refusal carries.
+import type { ContractName } from "@agenthub/common";
+import type { Address, Hex } from "viem";
+
+/** A contract the relayer may call (the allowlist names its functions). */
+export type RelayTarget = ContractName | "USDC";
+
+export interface RelayLog {
+  address: Address;
+  topics: Hex[];
+  data: Hex;
+  logIndex: number;
+}
+
+/** The answer to a relayed call: its mined transaction. */
+export interface RelayResult {
+  id: string;
+  txHash: Hex;
+  blockNumber: string;
+  gasUsed: string;
+  logs: RelayLog[];
+}
+
+/** Why the relayer refused or could not complete a call. */
+export type RelayErrorCode = "NOT_ALLOWED" | "TX_REVERTED" | "TX_FAILED" | "RECEIPT_TIMEOUT";
