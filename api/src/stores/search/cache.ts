@@ -1,5 +1,6 @@
-// Per-process cache of search answers, emptied the moment api.agent_search changes anywhere: a statement-level
-// trigger (033_agent_search_speed.sql) sends NOTIFY agenthub_search, and every API process LISTENs. While the
+// Per-process cache of search answers, emptied the moment api.agent_search or an organization's reputation-sharing
+// settings change anywhere: triggers (033_agent_search_speed.sql, 183_search_cache_sharing.sql) send NOTIFY
+// agenthub_search, and every API process LISTENs. While the
 // listening connection is down nothing is cached or served from the cache, so an answer is never older than the
 // last change this process has been told about (the notification travels in milliseconds).
 import pg from "pg";
