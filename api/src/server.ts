@@ -118,7 +118,7 @@ function dnsResolver(env: ApiEnv): Resolver {
 
 export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
   const logger = pino({ level: env.LOG_LEVEL, redact: ["privateKey", "*.privateKey", "signature", "authorization"] });
-  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE);
+  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE, env.DATABASE_CONNECT_TIMEOUT_MS);
   await migrate(pool);
   const deps = createDeps(env, pool, logger);
   if (env.RATE_LIMIT_MULTIPLIER !== 1) logger.warn({ multiplier: env.RATE_LIMIT_MULTIPLIER }, "rate limits are scaled");
