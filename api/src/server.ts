@@ -16,8 +16,8 @@ import type { ApiEnv } from "./env.ts";
 import { startJobs } from "./jobs/index.ts";
 import { Arbiter } from "./lib/arbiter.ts";
 import { ChainClock } from "./lib/chain-time.ts";
+import { ConstantReads } from "./lib/constant-reads.ts";
 import { IndexerProgress } from "./lib/indexer-progress.ts";
-import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { ProtocolParamsReader } from "./lib/protocol.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
@@ -26,6 +26,7 @@ import { Operations } from "./ops/operations.ts";
 import { Paymaster } from "./paymaster/paymaster.ts";
 import { createPaymentGate } from "./payments/middleware.ts";
 import { type UndoTable, undoUnpaid } from "./payments/unpaid.ts";
+import { IpfsStore } from "./stores/ipfs.ts";
 import { createReadCache } from "./stores/read-cache.ts";
 import { undoUnpaidAttestation } from "./use-cases/attestations/undo-unpaid-attestation.ts";
 import { AgentSearch } from "./use-cases/search/agent-search.ts";
@@ -79,6 +80,7 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     clock,
     params,
     reads,
+    constants: new ConstantReads(chain, deployments),
     search: new AgentSearch(env, pool, views.names, logger),
     indexer,
     // The lease covers a wait for a batch: at most the relayer's answer time for the batch ahead, plus margin.
