@@ -15,6 +15,7 @@ import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
 import { findAgent, statusOf } from "../../stores/agents.ts";
+import { availableCoverage } from "../../stores/insurance.ts";
 import { emitOrgEvent } from "../../stores/webhook-outbox.ts";
 import { emitBountyCompleted } from "../../webhooks/bounty-events.ts";
 import { agentStatus } from "../agents/schemas.ts";
@@ -226,12 +227,13 @@ export const actionRoutes = router()
     }
     const relayed = await withRunLock(deps, id, async () => {
       const run = await getRun(deps, id);
-      const [now, fresh, { minStake }] = await Promise.all([
+      const [now, fresh, { minStake }, coverage] = await Promise.all([
         chainNow(deps),
         findAgent(deps, agent.id),
         deps.params.fresh(),
+        run.requiredCoverage > 0n ? availableCoverage(deps, agent.id) : 0n,
       ]);
-      const problems = checkClaim(run, fresh!, now, minStake).problems;
+      const problems = checkClaim(run, fresh!, now, minStake, coverage).problems;
       const runProblem = problems.find((p) => p.status === 400);
       if (runProblem) throw new ApiError(400, "RUN_NOT_AVAILABLE", runProblem.message);
       const agentProblem = problems[0];

@@ -150,6 +150,7 @@ export const createRoutes = router()
     }
     const poster = getAddress(body.posterAddress);
     const reward = BigInt(body.reward);
+    const requiredCoverage = body.requiredCoverage === undefined ? null : BigInt(body.requiredCoverage);
     const id = Number((await deps.pool.query<{ id: string }>("select nextval('api.run_id_seq')::text id")).rows[0]!.id);
     const createdAt = new Date();
     // The request document: what an agent reads before claiming. Its CID is the on-chain metadataUri.
@@ -166,11 +167,14 @@ export const createRoutes = router()
       currency: "USDC",
       deadline: new Date(Number(deadline) * 1000).toISOString(),
       maxRevisions: body.maxRevisions,
+      // Agreed damages if the agent times out or loses a dispute: part of the terms the funding authorization binds.
+      ...(requiredCoverage === null ? {} : { requiredCoverage: requiredCoverage.toString() }),
       createdAt: createdAt.toISOString(),
     });
     await deps.pool.query(
-      `insert into api.run (id, poster_address, title, description, reward, deadline, max_revisions, request_cid, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `insert into api.run (id, poster_address, title, description, reward, deadline, max_revisions, request_cid, created_at,
+                            declared_coverage)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         id,
         poster,
@@ -181,6 +185,7 @@ export const createRoutes = router()
         body.maxRevisions,
         stored.cid,
         createdAt,
+        requiredCoverage?.toString() ?? null,
       ],
     );
     await recordAction(deps, { runId: id, action: "create-run", signer: poster, txHash: null });

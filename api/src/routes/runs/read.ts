@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
+import { availableCoverage } from "../../stores/insurance.ts";
 import { requireAgent } from "../../use-cases/guards.ts";
 import { checkClaim } from "./eligibility.ts";
 import { chainNow } from "./escrow.ts";
@@ -88,8 +89,12 @@ export const readRoutes = router()
     const run = await getRun(deps, c.req.valid("param").id);
     const { agentId } = c.req.valid("query");
     const agent = await requireAgent(deps, agentId);
-    const [now, { minStake }] = await Promise.all([chainNow(deps), deps.params.current()]);
-    const check = checkClaim(run, agent, now, minStake);
+    const [now, { minStake }, coverage] = await Promise.all([
+      chainNow(deps),
+      deps.params.current(),
+      availableCoverage(deps, agent.id),
+    ]);
+    const check = checkClaim(run, agent, now, minStake, coverage);
     return c.json(
       {
         eligible: check.problems.length === 0,
@@ -100,8 +105,14 @@ export const readRoutes = router()
           status: check.status,
           stakedAmount: check.stakedAmount.toString(),
           hasMinStake: check.stakedAmount >= check.minStake,
+          availableCoverage: coverage.toString(),
         },
-        run: { id: run.id, state: run.state, reward: run.reward.toString() },
+        run: {
+          id: run.id,
+          state: run.state,
+          reward: run.reward.toString(),
+          requiredCoverage: run.requiredCoverage.toString(),
+        },
       },
       200,
     );
