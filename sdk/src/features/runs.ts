@@ -173,7 +173,7 @@ export class Runs {
   private async signFunding(run: Run, escrow: Address, value: bigint, signerLike: SignerLike) {
     const signer = toSigner(signerLike);
     if (!isAddressEqual(signer.address, run.posterAddress as Address)) {
-      throw new AgentHubError(0, "NOT_RUN_POSTER", `run ${run.bountyId} is ${run.posterAddress}'s to fund`);
+      throw AgentHubError.client("NOT_RUN_POSTER", `run ${run.bountyId} is ${run.posterAddress}'s to fund`);
     }
     const config = await this.core.config();
     const validBefore = (await this.core.chainTime()) + PERMIT_TTL_SECONDS;
@@ -201,7 +201,7 @@ export class Runs {
   }
 
   private async createOnChain(run: Run, escrow: Address, value: bigint, wallet: OwnWallet): Promise<Hex> {
-    if (run.state !== "DRAFT") throw new AgentHubError(0, "RUN_ALREADY_FUNDED", `run ${run.bountyId} is ${run.state}`);
+    if (run.state !== "DRAFT") throw AgentHubError.client("RUN_ALREADY_FUNDED", `run ${run.bountyId} is ${run.state}`);
     await approveUsdc(this.core, wallet, escrow, value);
     const deadline = BigInt(Math.floor(Date.parse(run.deadline) / 1000));
     return sendOwn(
@@ -243,7 +243,7 @@ export class Runs {
     const escrow = await contractAddress(this.core, "RunEscrow");
     const { domain, message } = served.typedData;
     if (!isAddressEqual(domain.verifyingContract as Address, escrow) || message.action !== action) {
-      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served is not for this escrow and action");
+      throw AgentHubError.client("CONSENT_MISMATCH", "the consent the API served is not for this escrow and action");
     }
     const typed = runConsentTypedData({
       escrow,
@@ -256,10 +256,10 @@ export class Runs {
       deadline: BigInt(message.deadline),
     });
     if (extra.agentId !== undefined && typed.message.agentId !== BigInt(extra.agentId)) {
-      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served names another agent");
+      throw AgentHubError.client("CONSENT_MISMATCH", "the consent the API served names another agent");
     }
     if (extra.deliverableHash !== undefined && typed.message.deliverableHash !== extra.deliverableHash) {
-      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served names another deliverable");
+      throw AgentHubError.client("CONSENT_MISMATCH", "the consent the API served names another deliverable");
     }
     this.core.progress("sign", `signing the on-chain consent to ${action} run ${runId} as ${signer.address}`);
     return {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { RUN_STATES } from "../../domain/run-state.ts";
 import { address, hexSignature, txHash } from "../../lib/schemas.ts";
 
 /** A positive uint128 of USDC base units, as a decimal string. */
@@ -8,7 +9,6 @@ const positiveUnits = z
   .refine((v) => BigInt(v) > 0n && BigInt(v) < 2n ** 128n, "between 1 and 2^128 - 1 base units");
 
 import { agentStatus } from "../agents/schemas.ts";
-import { RUN_STATES } from "./state.ts";
 
 export const runState = z.enum(RUN_STATES).openapi("RunState");
 
@@ -44,7 +44,6 @@ export const consentField = z
     description:
       "EIP-712 RunConsent of the poster (approve, request-revision, reject, cancel, dispute) or of the agent token's owner (claim, start, submit, dispute), for RunEscrow's ...BySig; see GET /api/runs/{id}/consent",
   });
-export type ConsentInput = z.infer<typeof consentField>;
 
 export const runListItem = z
   .object({
