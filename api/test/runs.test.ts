@@ -130,7 +130,13 @@ describe("claim checks", () => {
         ["INSUFFICIENT_STAKE", 403],
       ],
     );
-    const taken = checkClaim(run({ state: "CLAIMED", failedAgentId: 5 }), agent({ owner: POSTER }), 1_000n, MIN_STAKE, 0n);
+    const taken = checkClaim(
+      run({ state: "CLAIMED", failedAgentId: 5 }),
+      agent({ owner: POSTER }),
+      1_000n,
+      MIN_STAKE,
+      0n,
+    );
     assert.deepEqual(
       taken.problems.map((p) => p.code),
       ["RUN_NOT_OPEN", "AGENT_IS_POSTER", "AGENT_FAILED_THIS_RUN"],
