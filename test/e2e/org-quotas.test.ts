@@ -226,7 +226,7 @@ describe("organization quotas", () => {
     }
     // Past the allowance the document is refused like any public endpoint.
     const busy = `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-    let refused: Awaited<ReturnType<typeof api>> | undefined;
+    let refused: Awaited<ReturnType<typeof api<any>>> | undefined;
     for (let i = 0; i < 101 && !refused; i++) {
       const res = await api("GET", "/nowhere", { ip: busy });
       if (res.status === 429) refused = res;

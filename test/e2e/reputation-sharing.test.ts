@@ -92,7 +92,7 @@ async function seenBy(o: Org): Promise<number[]> {
 }
 
 const SEARCH = "/api/intelligence/search";
-let recipient: string;
+let recipient: `0x${string}`;
 
 describe("reputation sharing between two organizations", () => {
   let a: Org;
