@@ -35,7 +35,7 @@ const ports = {
   postgres: env.DATABASE_URL ? undefined : env.EMBEDDED_PG_PORT,
 };
 
-const dataDir = env.DATA_DIR ?? join(repoRoot, ".data");
+const dataDir = env.DATA_DIR;
 
 // A stack left running by an earlier (crashed or still open) run is reported, never silently reused. The one
 // exception is our own embedded Postgres orphaned by a killed run: its start reports and stops it (postgres.ts).

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { sha256 } from "viem";
-import { cidOf } from "../src/lib/ipfs.ts";
-import { checkClaim } from "../src/routes/runs/eligibility.ts";
-import type { RunRecord } from "../src/routes/runs/repository.ts";
-import { API_TO_CONTRACT, apiState, CONTRACT_TO_API, feeOf, RUN_STATES } from "../src/routes/runs/state.ts";
+import { API_TO_CONTRACT, apiState, CONTRACT_TO_API, feeOf, RUN_STATES } from "../src/domain/run-state.ts";
 import { deliverableCid } from "../src/routes/runs/views.ts";
 import type { AgentRecord } from "../src/stores/agents.ts";
+import { cidOf } from "../src/stores/ipfs.ts";
+import type { RunRecord } from "../src/stores/runs.ts";
+import { checkClaim } from "../src/use-cases/runs/claim-eligibility.ts";
 
 const POSTER = "0x1111111111111111111111111111111111111111";
 const OWNER = "0x2222222222222222222222222222222222222222";

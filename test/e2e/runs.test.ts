@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
-import { cidOf } from "@agenthub/api/lib/ipfs";
+import { cidOf } from "@agenthub/api/stores/ipfs";
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { buildActionMessage } from "@agenthub/sdk/protocol";
 import { keccak256, sha256, toHex } from "viem";

@@ -28,8 +28,8 @@ import {
   stakeEntries,
 } from "../../stores/insurance.ts";
 import { requireAgent } from "../../use-cases/guards.ts";
-import { chainNow } from "../runs/escrow.ts";
-import { getRun } from "../runs/repository.ts";
+import { chainNow } from "../../use-cases/runs/escrow.ts";
+import { getRun } from "../../use-cases/runs/get-run.ts";
 import {
   agentIdParam,
   agentStakes,

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { RUN_STATES } from "../../domain/run-state.ts";
 import { address, hexSignature, txHash } from "../../lib/schemas.ts";
 import { agentStatus } from "../agents/schemas.ts";
-import { RUN_STATES } from "./state.ts";
 
 export const runState = z.enum(RUN_STATES).openapi("RunState");
 
@@ -37,7 +37,6 @@ export const consentField = z
     description:
       "EIP-712 RunConsent of the poster (approve, request-revision, reject, cancel, dispute) or of the agent token's owner (claim, start, submit, dispute), for RunEscrow's ...BySig; see GET /api/runs/{id}/consent",
   });
-export type ConsentInput = z.infer<typeof consentField>;
 
 export const runListItem = z
   .object({

@@ -1,8 +1,11 @@
 // Who may claim a run: the same checks back GET claim-eligibility and POST claim.
 import { type Hex, isAddressEqual } from "viem";
+import type { Deps } from "../../context.ts";
 import { type AgentStatus, activeStake } from "../../domain/agent-status.ts";
 import { type AgentRecord, statusOf } from "../../stores/agents.ts";
-import type { RunRecord } from "./repository.ts";
+import type { RunRecord } from "../../stores/runs.ts";
+import { requireAgent } from "../guards.ts";
+import { getRun } from "./get-run.ts";
 
 export interface ClaimProblem {
   /** Stable reason code (claim-eligibility `reasons`). */
@@ -57,4 +60,23 @@ export function checkClaim(run: RunRecord, agent: AgentRecord, now: bigint, minS
     });
   }
   return { status, stakedAmount, minStake, problems };
+}
+
+export interface ClaimEligibilityParameters {
+  runId: number;
+  agentId: number;
+}
+
+export interface ClaimEligibilityReturnType {
+  run: RunRecord;
+  agent: AgentRecord;
+  check: ClaimCheck;
+}
+
+/** Whether the agent may claim the run now (governance parameters as of the latest block). */
+export async function claimEligibility(deps: Deps, p: ClaimEligibilityParameters): Promise<ClaimEligibilityReturnType> {
+  const run = await getRun(deps, p.runId);
+  const agent = await requireAgent(deps, p.agentId);
+  const [now, { minStake }] = await Promise.all([deps.clock.fresh(), deps.params.current()]);
+  return { run, agent, check: checkClaim(run, agent, now, minStake) };
 }
