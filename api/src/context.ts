@@ -8,6 +8,7 @@ import type { ChainViews, Db } from "./db/index.ts";
 import type { ApiEnv } from "./env.ts";
 import type { Arbiter } from "./lib/arbiter.ts";
 import type { ChainClock } from "./lib/chain-time.ts";
+import type { ConstantReads } from "./lib/constant-reads.ts";
 import type { IndexerProgress } from "./lib/indexer-progress.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { ProtocolParamsReader } from "./lib/protocol.ts";
@@ -37,6 +38,8 @@ export interface Deps {
   ipfs: IpfsStore;
   /** Chain time ("now" for every time rule). */
   clock: ChainClock;
+  /** Contract values fixed at deployment (the governance token's symbol), read once. */
+  constants: ConstantReads;
   /** Governance parameters (fee rate, minimum stake, claim timeout) as of the latest block. */
   params: ProtocolParamsReader;
   /** The indexer's committed block, watched by one poller: writes wait on it instead of polling their rows. */

@@ -16,6 +16,7 @@ import type { ApiEnv } from "./env.ts";
 import { startJobs } from "./jobs/index.ts";
 import { Arbiter } from "./lib/arbiter.ts";
 import { ChainClock } from "./lib/chain-time.ts";
+import { ConstantReads } from "./lib/constant-reads.ts";
 import { IndexerProgress } from "./lib/indexer-progress.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { ProtocolParamsReader } from "./lib/protocol.ts";
@@ -67,6 +68,7 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
     clock,
     params,
+    constants: new ConstantReads(chain, deployments),
     search: new AgentSearch(env, pool, views.names, logger),
     indexer: new IndexerProgress(pool, views.names.ponderCheckpoint),
     // The lease covers a wait for a batch: at most the relayer's answer time for the batch ahead, plus margin.

@@ -40,6 +40,13 @@ export interface RunRecord {
   revisionRequestedAt: bigint | null;
   deliverableHash: string | null;
   failedAgentId: number | null;
+  /**
+   * USDC base units of active insurance coverage an agent needs to claim the run: the cover (agreed damages) the
+   * poster set in the InsurancePool, else the one its draft declares (0n: none).
+   */
+  requiredCoverage: bigint;
+  /** The draft declares a cover that is not on chain yet: agents cannot claim through the API until it is. */
+  coverPending: boolean;
   fundingTx: string | null;
   createdAt: Date;
 }
@@ -53,6 +60,7 @@ interface Row {
   d_deadline: string;
   d_max_revisions: number;
   request_cid: string;
+  declared_coverage: string | null;
   onchain_run_id: string | null;
   funding_tx: string | null;
   created_at: Date;
@@ -69,6 +77,7 @@ interface Row {
   c_deliverable_hash: string | null;
   c_metadata_uri: string | null;
   c_failed_agent_id: string | null;
+  c_required_coverage: string | null;
   a_wallet: string | null;
   a_wallet_bound: boolean | null;
   a_owner: string | null;
@@ -80,12 +89,13 @@ interface Row {
 function runSelect(schema: ChainNames): string {
   return `
   select r.id::text, r.poster_address, r.title, r.description, r.reward::text d_reward, r.deadline::text d_deadline,
-         r.max_revisions d_max_revisions, r.request_cid, r.onchain_run_id::text, r.funding_tx, r.created_at,
+         r.max_revisions d_max_revisions, r.request_cid, r.declared_coverage::text, r.onchain_run_id::text, r.funding_tx, r.created_at,
          c.state c_state, c.reward::text c_reward, c.fee::text c_fee, c.deadline::text c_deadline,
          c.max_revisions c_max_revisions, c.revisions c_revisions, c.agent_id::text c_agent_id,
          c.claimed_at::text c_claimed_at, c.submitted_at::text c_submitted_at, c.deliverable_hash c_deliverable_hash,
          c.revision_requested_at::text c_revision_requested_at,
          c.metadata_uri c_metadata_uri, c.failed_agent_id::text c_failed_agent_id,
+         c.required_coverage::text c_required_coverage,
          a.wallet a_wallet, a.wallet_bound a_wallet_bound, a.owner a_owner, s.amount::text s_amount, s.pending_withdrawal::text s_pending,
          (select ra.signer from api.run_action ra
            where ra.run_id = r.id and ra.action = 'claim-run' and ra.agent_id = c.agent_id
@@ -105,6 +115,8 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
   const indexed = row.c_state !== null;
   const reward = BigInt(row.c_reward ?? row.d_reward);
   const agentId = num(row.c_agent_id);
+  const onChainCover = BigInt(row.c_required_coverage ?? "0");
+  const declaredCover = BigInt(row.declared_coverage ?? "0");
   return {
     id: Number(row.id),
     onchainRunId: big(row.onchain_run_id),
@@ -134,6 +146,8 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
     revisionRequestedAt: big(row.c_revision_requested_at),
     deliverableHash: row.c_deliverable_hash,
     failedAgentId: num(row.c_failed_agent_id),
+    requiredCoverage: onChainCover > 0n ? onChainCover : declaredCover,
+    coverPending: onChainCover === 0n && declaredCover > 0n,
     fundingTx: row.funding_tx,
     createdAt: row.created_at,
   };
@@ -148,6 +162,15 @@ export async function findRun(deps: RunDeps, id: number): Promise<RunRecord | un
 async function toRecords(deps: RunDeps, rows: Row[]): Promise<RunRecord[]> {
   const draftFeeBps = rows.some((row) => row.c_fee === null) ? await currentFeeBps(deps) : 0n;
   return rows.map((row) => toRecord(row, draftFeeBps));
+}
+
+/** The cover the indexer shows for on-chain run `onchainRunId` (0n: none yet). */
+export async function indexedRunCover(deps: Pick<Deps, "pool" | "views">, onchainRunId: bigint): Promise<bigint> {
+  const r = await deps.pool.query<{ cover: string | null }>(
+    `select required_coverage::text cover from ${deps.views.names.run} where id = $1`,
+    [onchainRunId.toString()],
+  );
+  return BigInt(r.rows[0]?.cover ?? "0");
 }
 
 export interface RunFilter {
@@ -268,6 +291,8 @@ export interface DraftRow {
   deadline: bigint;
   maxRevisions: number;
   requestCid: string;
+  /** Agreed damages the draft declares (none when absent: subscription runs, drafts without a cover). */
+  declaredCoverage?: bigint | null;
   createdAt: Date;
 }
 
@@ -281,6 +306,7 @@ export async function insertDraft(deps: Pick<Deps, "db">, d: DraftRow): Promise<
     deadline: Number(d.deadline),
     maxRevisions: d.maxRevisions,
     requestCid: d.requestCid,
+    declaredCoverage: d.declaredCoverage?.toString() ?? null,
     createdAt: d.createdAt,
   });
 }

@@ -83,7 +83,7 @@ export const readRoutes = router()
     return c.json(await toRunDetail(deps, run), 200);
   })
   .openapi(eligibilityRoute, async (c) => {
-    const { run, agent, check } = await claimEligibility(c.get("deps"), {
+    const { run, agent, check, availableCoverage } = await claimEligibility(c.get("deps"), {
       runId: c.req.valid("param").id,
       agentId: c.req.valid("query").agentId,
     });
@@ -97,8 +97,14 @@ export const readRoutes = router()
           status: check.status,
           stakedAmount: check.stakedAmount.toString(),
           hasMinStake: check.stakedAmount >= check.minStake,
+          availableCoverage: availableCoverage.toString(),
         },
-        run: { id: run.id, state: run.state, reward: run.reward.toString() },
+        run: {
+          id: run.id,
+          state: run.state,
+          reward: run.reward.toString(),
+          requiredCoverage: run.requiredCoverage.toString(),
+        },
       },
       200,
     );

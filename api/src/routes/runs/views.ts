@@ -23,6 +23,8 @@ export function toRunListItem(run: RunRecord): z.infer<typeof runListItem> {
     claimedBy: run.agentId,
     revisions: run.revisions,
     maxRevisions: run.maxRevisions,
+    requiredCoverage: run.requiredCoverage.toString(),
+    coverPending: run.coverPending,
     createdAt: run.createdAt.toISOString(),
   };
 }
