@@ -13,6 +13,8 @@ export const stackEnvSchema = z.object({
   RELAYER_PORT: port(3001),
   INDEXER_PORT: port(42069),
   EMBEDDED_PG_PORT: port(54329),
+  /** The local Hardhat node's JSON-RPC (no RPC_URL). */
+  CHAIN_PORT: port(8545),
   /** The local ERC-4337 bundler (Alto), started with a local chain only (4337, as the standard's number). */
   BUNDLER_PORT: port(4337),
   /** Where the embedded Postgres cluster and the generated local secrets live. */

@@ -1,4 +1,4 @@
-// Transactions that count once (api.used_tx, migration 190): a stake, an insurance stake, a recorded governance
+// Transactions that count once (api.used_tx, migration 198): a stake, an insurance stake, a recorded governance
 // proposal, a subscription payment or a run's funding, each recorded once per purpose. The record is written in the
 // same transaction as what the hash pays for, so a replay is refused and a failure leaves nothing behind.
 import { createDb, type Queryable } from "../db/index.ts";

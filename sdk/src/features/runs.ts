@@ -10,9 +10,10 @@ import { runEscrowAbi } from "../abi.ts";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
 import { deliverableHashOf, type RunConsentAction, runConsentTypedData } from "../protocol/run-consent.ts";
+import { runCoverTypedData } from "../protocol/run-cover.ts";
 import { runFundingTypedData } from "../protocol/run-funding.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
-import type { RequestBody, Run, RunState } from "../types.ts";
+import type { Answer, RequestBody, Run, RunState } from "../types.ts";
 import { approveUsdc, contractAddress, type OwnWallet, PERMIT_TTL_SECONDS, sendOwn } from "./shared.ts";
 
 export interface CreateRunInput {
@@ -24,6 +25,11 @@ export interface CreateRunInput {
   deadline: Date | string | { inSeconds: number };
   /** 0-10, default 2. */
   maxRevisions?: number;
+  /**
+   * Agreed damages (USDC base units) insurance pays you if the agent times out or loses a dispute, less the stake
+   * slashed to you; an agent needs that much coverage to claim. Set in the InsurancePool when the run is funded.
+   */
+  requiredCoverage?: bigint | string;
 }
 
 export type Deliverable =
@@ -31,6 +37,13 @@ export type Deliverable =
   | { deliverableHash: Hex };
 
 type Step = "start" | "approve" | "cancel" | "timeout-slash";
+/** The state each step leaves the run in: a pending answer is confirmed by a new event in that state. */
+const STEP_STATE: Record<Step, RunState> = {
+  start: "IN_PROGRESS",
+  approve: "APPROVED",
+  cancel: "CANCELLED",
+  "timeout-slash": "TIMED_OUT",
+};
 const STEP_ACTION: Record<Step, string> = {
   start: "start-run",
   approve: "approve-run",
@@ -44,6 +57,8 @@ const STEP_CONSENT: Record<Step, RunConsentAction | undefined> = {
   cancel: "cancel",
   "timeout-slash": undefined,
 };
+
+type RunActionAnswer = Answer<"/api/runs/{id}/start", "post">;
 
 /** Who signs an agent step's on-chain consent when it is not the request's signer (the token's owner). */
 export interface AgentStepOptions {
@@ -96,6 +111,9 @@ export class Runs {
           reward: BigInt(input.reward).toString(),
           deadline,
           ...(input.maxRevisions === undefined ? {} : { maxRevisions: input.maxRevisions }),
+          ...(input.requiredCoverage === undefined
+            ? {}
+            : { requiredCoverage: BigInt(input.requiredCoverage).toString() }),
           ...signed,
         },
       }),
@@ -105,26 +123,59 @@ export class Runs {
   /**
    * Funds a draft (OPEN): by default the poster signs an EIP-3009 authorization of reward + fee whose nonce binds
    * the run's terms, and the relayer calls createRunWithAuthorization (no ETH needed; the relayer can fund exactly
-   * this run or nothing). With `wallet`, the poster sends createRun itself and the API records it.
+   * this run or nothing). With `wallet`, the poster sends createRun itself and the API records it. A draft that
+   * declares a cover then gets it set in the InsurancePool ({@link setCover}): agents cannot claim it before.
    */
   async fund(runId: number, signer: SignerLike, opts: { wallet?: OwnWallet } = {}) {
     const run = await this.get(runId);
     const value = BigInt(run.reward) + BigInt(run.fee);
     const escrow = await contractAddress(this.core, "RunEscrow");
+    let funded: Awaited<ReturnType<typeof this.sendFunding>>;
     if (opts.wallet) {
       const txHash = await this.createOnChain(run, escrow, value, opts.wallet);
       const signed = await this.core.signAction(signer, "fund-run", "run", runId);
-      return this.core.call(
-        this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body: { ...signed, txHash } }),
-      );
+      funded = await this.sendFunding(runId, { ...signed, txHash });
+    } else {
+      const authorization = await this.signFunding(run, escrow, value, signer);
+      const signed = await this.core.signAction(signer, "fund-run", "run", runId);
+      this.core.progress("api", `funding run ${runId}: the relayer moves ${value} USDC base units into escrow`);
+      funded = await this.sendFunding(runId, { ...signed, authorization });
     }
-    const authorization = await this.signFunding(run, escrow, value, signer);
-    const signed = await this.core.signAction(signer, "fund-run", "run", runId);
-    this.core.progress("api", `funding run ${runId}: the relayer moves ${value} USDC base units into escrow`);
+    return funded.run.coverPending ? this.setCover(runId, signer) : funded;
+  }
+
+  private sendFunding(runId: number, body: RequestBody<"/api/runs/{id}/fund", "post">) {
+    return this.followed(runId, "OPEN", () =>
+      this.core.call(this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body })),
+    );
+  }
+
+  /**
+   * Sets the run's cover in the InsurancePool (funded, OPEN, never claimed; once): the poster signs the EIP-712
+   * RunCover of `amount` (default: what the draft declares) and the relayer submits it.
+   */
+  async setCover(runId: number, signerLike: SignerLike, amount?: bigint | string) {
+    const signer = toSigner(signerLike);
+    const run = await this.get(runId);
+    if (run.onchainRunId === null) throw AgentHubError.client("INVALID_RUN_STATE", `run ${runId} is not funded yet`);
+    const cover = BigInt(amount ?? run.requiredCoverage);
+    const config = await this.core.config();
+    const deadline = (await this.core.chainTime()) + PERMIT_TTL_SECONDS;
+    this.core.progress("sign", `signing the run's cover: ${cover} USDC base units of agreed damages`);
+    const signature = await signer.signTypedData(
+      runCoverTypedData({
+        pool: await contractAddress(this.core, "InsurancePool"),
+        chainId: config.chainId,
+        runId: BigInt(run.onchainRunId),
+        amount: cover,
+        deadline,
+      }),
+    );
+    const signed = await this.core.signAction(signer, "set-run-cover", "run", runId);
     return this.core.call(
-      this.core.api.POST("/api/runs/{id}/fund", {
+      this.core.api.POST("/api/runs/{id}/cover", {
         params: { path: { id: runId } },
-        body: { ...signed, authorization },
+        body: { ...signed, cover: { amount: cover.toString(), deadline: Number(deadline), signature } },
       }),
     );
   }
@@ -177,7 +228,7 @@ export class Runs {
     );
   }
 
-  /** Drafts and funds in one go (permit); answers the OPEN run. */
+  /** Drafts and funds in one go (authorization; the declared cover too); answers the OPEN run. */
   async post(input: CreateRunInput, signer: SignerLike) {
     const draft = await this.create(input, signer);
     return this.fund(draft.run.bountyId, signer);
@@ -238,11 +289,25 @@ export class Runs {
     const signer = toSigner(opts.signer);
     const signed = await this.core.signAction(signer, "claim-run", "run", runId);
     const consent = await this.consent(runId, "claim", opts.consentSigner ?? signer, { agentId: opts.agentId });
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/claim", {
-        params: { path: { id: runId } },
-        body: { agentId: opts.agentId, walletAddress: signer.address, ...signed, consent },
-      }),
+    return this.followed(
+      runId,
+      "CLAIMED",
+      () =>
+        this.core.call(
+          this.core.api.POST("/api/runs/{id}/claim", {
+            params: { path: { id: runId } },
+            body: { agentId: opts.agentId, walletAddress: signer.address, ...signed, consent },
+          }),
+        ),
+      async (confirmed) => {
+        const agent = await this.core.call(
+          this.core.api.GET("/api/agents/{id}", { params: { path: { id: opts.agentId } } }),
+        );
+        return {
+          ...confirmed,
+          agent: { id: opts.agentId, status: agent.status, stakedAmount: agent.stakedAmount },
+        } as Answer<"/api/runs/{id}/claim", "post">;
+      },
     );
   }
 
@@ -255,22 +320,26 @@ export class Runs {
     const signed = await this.core.signAction(signer, "submit-run", "run", runId);
     const deliverableHash = "deliverable" in work ? deliverableHashOf(work.deliverable) : work.deliverableHash;
     const consent = await this.consent(runId, "submit", opts.consentSigner ?? signer, { deliverableHash });
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/submit", {
-        params: { path: { id: runId } },
-        body: { ...work, ...signed, consent } as never,
-      }),
+    return this.followed(runId, "SUBMITTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/submit", {
+          params: { path: { id: runId } },
+          body: { ...work, ...signed, consent } as never,
+        }),
+      ),
     );
   }
 
   async requestRevision(runId: number, feedback: string, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "request-revision", "run", runId);
     const consent = await this.consent(runId, "requestRevision", signer);
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/request-revision", {
-        params: { path: { id: runId } },
-        body: { feedback, ...signed, consent },
-      }),
+    return this.followed(runId, "REVISION_REQUESTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/request-revision", {
+          params: { path: { id: runId } },
+          body: { feedback, ...signed, consent },
+        }),
+      ),
     );
   }
 
@@ -282,11 +351,13 @@ export class Runs {
   async reject(runId: number, reason: string, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "reject-run", "run", runId);
     const consent = await this.consent(runId, "reject", signer);
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/reject", {
-        params: { path: { id: runId } },
-        body: { reason, ...signed, consent },
-      }),
+    return this.followed(runId, "REJECTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/reject", {
+          params: { path: { id: runId } },
+          body: { reason, ...signed, consent },
+        }),
+      ),
     );
   }
 
@@ -294,11 +365,13 @@ export class Runs {
   async dispute(runId: number, reason: string, signer: SignerLike, opts: AgentStepOptions = {}) {
     const signed = await this.core.signAction(signer, "dispute-run", "run", runId);
     const consent = await this.consent(runId, "dispute", opts.consentSigner ?? signer);
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/dispute", {
-        params: { path: { id: runId } },
-        body: { reason, ...signed, consent },
-      }),
+    return this.followed(runId, "DISPUTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/dispute", {
+          params: { path: { id: runId } },
+          body: { reason, ...signed, consent },
+        }),
+      ),
     );
   }
 
@@ -322,6 +395,35 @@ export class Runs {
     const action = STEP_CONSENT[step];
     const body = action ? { ...signed, consent: await this.consent(runId, action, consentSigner ?? signer) } : signed;
     const path = `/api/runs/{id}/${step}` as "/api/runs/{id}/start";
-    return this.core.call(this.core.api.POST(path, { params: { path: { id: runId } }, body: body as never }));
+    return this.followed(runId, STEP_STATE[step], () =>
+      this.core.call(this.core.api.POST(path, { params: { path: { id: runId } }, body: body as never })),
+    );
+  }
+
+  /**
+   * Sends a run write that leaves the run in `target`. When the API answers it pending (TX_PENDING,
+   * INDEXER_LAGGING: on chain, not indexed yet), the run's history is read until an event in `target` follows the
+   * ones seen before the write; the answer is then rebuilt from the run as indexed (`extend` adds what a step's
+   * answer carries beyond the run).
+   */
+  private async followed<D>(
+    runId: number,
+    target: RunState,
+    send: () => Promise<D>,
+    extend?: (confirmed: RunActionAnswer) => Promise<D>,
+  ): Promise<D> {
+    if (!this.core.followsPending) return send();
+    const seen = (await this.events(runId)).events.length;
+    return this.core.followPending(`run ${runId} -> ${target}`, send, async () => {
+      const event = (await this.events(runId)).events.slice(seen).find((e) => e.state === target);
+      if (!event) return undefined;
+      const confirmed: RunActionAnswer = {
+        success: true,
+        run: await this.get(runId),
+        txHash: event.txHash,
+        message: `run ${runId} is ${target} (confirmed after a pending answer)`,
+      };
+      return extend ? extend(confirmed) : (confirmed as D);
+    });
   }
 }

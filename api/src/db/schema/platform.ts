@@ -69,7 +69,7 @@ export const rateLimitLease = api.table(
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
 
-/** Transactions that count once per purpose (migration 190): stakes, proposals, payments, run funding. */
+/** Transactions that count once per purpose (migration 198): stakes, proposals, payments, run funding. */
 export const usedTx = api.table(
   "used_tx",
   {

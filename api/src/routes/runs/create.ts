@@ -35,6 +35,7 @@ export const createRoutes = router()
       ...body,
       posterAddress: body.posterAddress as `0x${string}`,
       reward: BigInt(body.reward),
+      requiredCoverage: body.requiredCoverage === undefined ? undefined : BigInt(body.requiredCoverage),
     });
     return c.json(
       {

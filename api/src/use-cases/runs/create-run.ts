@@ -22,6 +22,8 @@ export interface CreateRunParameters {
   /** ISO 8601 */
   deadline: string;
   maxRevisions: number;
+  /** Agreed damages (USDC base units) insurance pays after a timeout or a lost dispute; set on chain after funding. */
+  requiredCoverage?: bigint;
   message: string;
   signature: string;
 }
@@ -56,6 +58,8 @@ export async function createRun(deps: Deps, p: CreateRunParameters): Promise<Cre
     currency: "USDC",
     deadline: new Date(Number(deadline) * 1000).toISOString(),
     maxRevisions: p.maxRevisions,
+    // Agreed damages if the agent times out or loses a dispute: part of the terms the funding authorization binds.
+    ...(p.requiredCoverage === undefined ? {} : { requiredCoverage: p.requiredCoverage.toString() }),
     createdAt: createdAt.toISOString(),
   });
   await insertDraft(deps, {
@@ -67,6 +71,7 @@ export async function createRun(deps: Deps, p: CreateRunParameters): Promise<Cre
     deadline,
     maxRevisions: p.maxRevisions,
     requestCid: stored.cid,
+    declaredCoverage: p.requiredCoverage ?? null,
     createdAt,
   });
   await recordAction(deps, { runId: id, action: "create-run", signer: poster, txHash: null });

@@ -10,6 +10,7 @@ import type { RunState } from "../../domain/run-state.ts";
 import { apiError, type ErrorCode } from "../../errors.ts";
 import { isAgentWalletOrOwner } from "../../lib/deposit-tx.ts";
 import type { AgentRecord } from "../../stores/agents.ts";
+import { availableCoverage } from "../../stores/insurance.ts";
 import { type RunRecord, recordAction, withRunLock } from "../../stores/runs.ts";
 import { requireAgent } from "../guards.ts";
 import { checkClaim } from "./claim-eligibility.ts";
@@ -131,12 +132,13 @@ async function admit(
     return { side: "admin" };
   }
   if (spec.by === "claimer") {
-    const [now, fresh, { minStake }] = await Promise.all([
+    const [now, fresh, { minStake }, coverage] = await Promise.all([
       deps.clock.fresh(),
       requireAgent(deps, asker.agent!.id),
       deps.params.fresh(),
+      run.requiredCoverage > 0n ? availableCoverage(deps, asker.agent!.id) : 0n,
     ]);
-    const problems = checkClaim(run, fresh, now, minStake).problems;
+    const problems = checkClaim(run, fresh, now, minStake, coverage).problems;
     const runProblem = problems.find((p) => p.status === 400);
     if (runProblem) throw apiError("RUN_NOT_AVAILABLE", runProblem.message);
     const agentProblem = problems[0];
