@@ -78,3 +78,18 @@ export const pathId = (name: string, description?: string) =>
     .positive()
     .max(Number.MAX_SAFE_INTEGER)
     .openapi({ param: { name, in: "path" }, example: 1, ...(description ? { description } : {}) });
+
+/** A DNS name (lower-cased, trailing dot dropped, no IP literal); the error names `example`. */
+export const domainNameSchema = (example: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((d) => d.replace(/\.$/, ""))
+    .refine(
+      (d) =>
+        d.length <= 253 &&
+        /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(d) &&
+        !/^[0-9.]+$/.test(d),
+      `must be a domain name such as ${example}`,
+    );

@@ -7,6 +7,7 @@ import { prepared } from "../db/prepared.ts";
 import { type AgentStatus, deriveStatus, type StakeFacts, toTrustState } from "../domain/agent-status.ts";
 import { isoFromSeconds } from "../lib/time.ts";
 import { visibleOrgIds } from "./org-sharing.ts";
+import type { ProfileText } from "./profiles.ts";
 import { cachedRead } from "./read-cache.ts";
 import { recordTxUse } from "./used-tx.ts";
 
@@ -21,16 +22,7 @@ export interface AgentRecord {
   metadataUri: string;
   claimed: boolean;
   registeredAt: bigint;
-  profile: {
-    name: string;
-    description: string;
-    capabilities: string[];
-    programmingLangs: string[];
-    domains: string[];
-    tools: string[];
-    endpoints: Record<string, string>;
-    image: string | null;
-  };
+  profile: ProfileText & { endpoints: Record<string, string>; image: string | null };
   stake: StakeFacts | null;
   stakedAt: bigint | null;
   completions: number;

@@ -5,13 +5,17 @@ import type pg from "pg";
 import type { Deps } from "../context.ts";
 import { agentProfile } from "../db/schema/index.ts";
 
-export interface ProfileFields {
+/** The profile's text fields: what agents describe themselves with (searched, shown on every agent page). */
+export interface ProfileText {
   name: string;
   description: string;
   capabilities: string[];
   programmingLangs: string[];
   domains: string[];
   tools: string[];
+}
+
+export interface ProfileFields extends ProfileText {
   endpoints: Record<string, string | undefined>;
   image?: string | null;
 }

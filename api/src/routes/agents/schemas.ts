@@ -1,15 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { hexSignature, httpUrl } from "../../lib/schemas.ts";
+import { hexSignature, httpUrl, pathId } from "../../lib/schemas.ts";
 
 const tag = z.string().trim().min(1).max(64);
-export const agentIdParam = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
-});
+export const agentIdParam = z.object({ id: pathId("id") });
 
 export const endpointsSchema = z
   .object({ webhook: httpUrl.optional() })

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ISOLATION_LEVELS, PLAN_NAMES, ROLES } from "../../domain/plans.ts";
-import { httpUrl } from "../../lib/schemas.ts";
+import { domainNameSchema, httpUrl } from "../../lib/schemas.ts";
 import { WEBHOOK_EVENTS } from "../../webhooks/events.ts";
 
 const hexColor = z
@@ -35,16 +35,7 @@ export const subdomain = z
   .regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, "3-63 characters: a-z, 0-9 and inner dashes")
   .refine((v) => !RESERVED_SUBDOMAINS.has(v), "this subdomain is reserved");
 
-export const domainName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((d) => d.replace(/\.$/, ""))
-  .refine(
-    (d) =>
-      d.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(d) && !/^[0-9.]+$/.test(d),
-    "must be a domain name such as agents.example.com",
-  );
+export const domainName = domainNameSchema("agents.example.com");
 
 export const createBody = z
   .object({

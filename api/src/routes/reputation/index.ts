@@ -3,19 +3,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { apiError } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
-import { errorResponses, json } from "../../lib/schemas.ts";
+import { errorResponses, json, pathId } from "../../lib/schemas.ts";
 import { LEADERBOARD_SORTS, type LeaderboardSort, leaderboard } from "../../stores/reputation.ts";
 import { getReputation } from "../../use-cases/reputation/get-reputation.ts";
 import { reputationHistory } from "../../use-cases/reputation/history.ts";
 
-const idParam = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
-});
+const idParam = z.object({ id: pathId("id") });
 
 const component = z.record(z.string(), z.unknown());
 const reputationSchema = z

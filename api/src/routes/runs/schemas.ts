@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { RUN_STATES } from "../../domain/run-state.ts";
-import { address, hexSignature, txHash } from "../../lib/schemas.ts";
+import { address, hexSignature, pathId, txHash } from "../../lib/schemas.ts";
 
 /** A positive uint128 of USDC base units, as a decimal string. */
 const positiveUnits = z
@@ -12,14 +12,7 @@ import { agentStatus } from "../agents/schemas.ts";
 
 export const runState = z.enum(RUN_STATES).openapi("RunState");
 
-export const runIdParam = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(Number.MAX_SAFE_INTEGER)
-    .openapi({ param: { name: "id", in: "path" }, example: 1, description: "run id (bountyId)" }),
-});
+export const runIdParam = z.object({ id: pathId("id", "run id (bountyId)") });
 
 /** The signed-request fields every run write carries (EIP-4361, resource urn:agenthub:<action>:run:<id>). */
 export const signedFields = {

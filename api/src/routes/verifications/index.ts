@@ -11,7 +11,7 @@ import { apiError, errors } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { lookupTxt } from "../../lib/net/dns-txt.ts";
 import { router } from "../../lib/openapi.ts";
-import { baseUnits, errorResponses, errorSchema, json, jsonBody } from "../../lib/schemas.ts";
+import { baseUnits, domainNameSchema, errorResponses, errorSchema, json, jsonBody } from "../../lib/schemas.ts";
 import { addMonths } from "../../lib/time.ts";
 import { recomputeSoon } from "../../stores/reputation-recompute.ts";
 import {
@@ -38,16 +38,7 @@ const idParam = z.object({ id: id.openapi({ param: { name: "id", in: "path" }, e
 const agentIdParam = z.object({ agentId: id.openapi({ param: { name: "agentId", in: "path" }, example: 1 }) });
 const agentId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
-const domainName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((d) => d.replace(/\.$/, ""))
-  .refine(
-    (d) =>
-      d.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(d) && !/^[0-9.]+$/.test(d),
-    "must be a domain name such as example.com",
-  );
+const domainName = domainNameSchema("example.com");
 
 const verificationOut = z.object({ verification: verificationSchema });
 
