@@ -2,8 +2,8 @@
 // (native, `secp256k1` npm) inline, and a worker-thread pool. Run: tsx bench/recover.ts [count]
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { PAID_PATHS } from "@agenthub/api/domain/prices";
 import { parseSignature, recoverAddress } from "@agenthub/api/payments/eip712";
-import { PAID_PATHS } from "@agenthub/api/payments/prices";
 import { nativeRecoverer, WorkerRecoverer } from "@agenthub/api/payments/recover";
 import { specDomain, specPaymentStruct } from "@agenthub/api/payments/spec-scheme";
 import { SPEC_PAYMENT_TYPES } from "@agenthub/sdk/protocol";

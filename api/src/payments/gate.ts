@@ -15,11 +15,11 @@ import {
   type PublicClient,
   parseEventLogs,
 } from "viem";
+import { PAID_PATHS, priceOf } from "../domain/prices.ts";
 import { ChainClock } from "../lib/chain-time.ts";
 import { type PaymentRow, PaymentStore } from "../stores/payments.ts";
 import { type ParsedSignature, toLowS } from "./eip712.ts";
 import { PaymentError } from "./errors.ts";
-import { PAID_PATHS, priceOf } from "./prices.ts";
 import type { Recoverer } from "./recover.ts";
 import { checkSpecRules, parseSpecPayment, specMessage, specPaymentStruct } from "./spec-scheme.ts";
 import type { PaymentInfo } from "./types.ts";

@@ -1,10 +1,10 @@
 // Thin Hono adapter over the framework-free gate: `requirePayment(path)` before a paid route's handler.
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Deps } from "../context.ts";
+import type { PaidPath } from "../domain/prices.ts";
 import { errorBody } from "../errors.ts";
 import { PaymentError } from "./errors.ts";
 import { PaymentGate, type UnpaidRequest } from "./gate.ts";
-import type { PaidPath } from "./prices.ts";
 import { defaultRecoverer } from "./recover.ts";
 
 type GateParts = Pick<Deps, "env" | "pool" | "chain" | "relayer" | "deployments" | "logger">;

@@ -1,7 +1,7 @@
 // OpenAPI pieces every paid route shares: the payment headers and the 402 answer (x402 `accepts`).
 import { z } from "@hono/zod-openapi";
+import { type PaidPath, PRICES } from "../domain/prices.ts";
 import { errorSchema } from "../lib/schemas.ts";
-import { type PaidPath, PRICES } from "./prices.ts";
 
 const requirementV1 = z
   .object({

@@ -4,8 +4,8 @@
 // whichever API process learns it.
 import type { Address } from "viem";
 import type { Deps } from "../context.ts";
+import type { PaidPath } from "../domain/prices.ts";
 import type { UnpaidRequest } from "./gate.ts";
-import type { PaidPath } from "./prices.ts";
 
 export type UnpaidPayment = { payer: Address; nonce: string };
 export type Undo = (deps: Deps, payment: UnpaidPayment) => Promise<void>;

@@ -9,9 +9,9 @@ import type {
   SettleResponse,
 } from "@x402/core/types";
 import { type Address, getAddress, type Hex, isAddress } from "viem";
+import type { RoutePrice } from "../domain/prices.ts";
 import { type Domain, type ParsedSignature, parseSignature, TypedStruct } from "./eip712.ts";
 import { PaymentError } from "./errors.ts";
-import type { RoutePrice } from "./prices.ts";
 
 export const X402_SCHEME = "exact";
 /** CAIP-2 id of chain 84532 (Base Sepolia; the local chain uses the same id). */

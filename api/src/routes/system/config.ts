@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { zeroAddress } from "viem";
+import { PRICES } from "../../domain/prices.ts";
 import { router } from "../../lib/openapi.ts";
-import { PRICES } from "../../payments/prices.ts";
 
 const address = z.string().openapi({ example: "0x0000000000000000000000000000000000000000" });
 
