@@ -4,12 +4,20 @@ import { verifySignedAction } from "../auth/signed-action.ts";
 import type { Deps } from "../context.ts";
 import { type ApiError, errors } from "../errors.ts";
 import { type AgentRecord, findAgent } from "../stores/agents.ts";
+import { agentFacts } from "../stores/verifications.ts";
 
 /** The agent `id`, or 404 AGENT_NOT_FOUND. */
 export async function requireAgent(deps: Pick<Deps, "pool" | "views">, id: number | bigint): Promise<AgentRecord> {
   const agent = await findAgent(deps, id);
   if (!agent) throw errors.agentNotFound(id.toString());
   return agent;
+}
+
+/** The agent's on-chain facts (wallet, owner, registration), or 404 AGENT_NOT_FOUND: a lighter read than requireAgent. */
+export async function requireAgentFacts(deps: Deps, id: number | string) {
+  const facts = await agentFacts(deps, Number(id));
+  if (!facts) throw errors.agentNotFound(id.toString());
+  return facts;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, integer, jsonb, numeric, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, integer, jsonb, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { api, bytea, tsvector } from "./api.ts";
 
 export const agentWallet = api.table("agent_wallet", {

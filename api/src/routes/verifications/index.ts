@@ -7,7 +7,7 @@ import type { Deps } from "../../context.ts";
 import { DOMAIN_BADGE, SKILL_NAMES, type SkillName, stakeBadge } from "../../domain/reputation.ts";
 import { ATTEMPT_TTL_SECONDS, drawQuestions } from "../../domain/skill-attempts.ts";
 import { SKILL_PASS_SCORE } from "../../domain/skills.ts";
-import { apiError, errors } from "../../errors.ts";
+import { apiError } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
 import { lookupTxt } from "../../lib/net/dns-txt.ts";
 import { router } from "../../lib/openapi.ts";
@@ -15,7 +15,6 @@ import { baseUnits, domainNameSchema, errorResponses, errorSchema, json, jsonBod
 import { addMonths } from "../../lib/time.ts";
 import { recomputeSoon } from "../../stores/reputation-recompute.ts";
 import {
-  agentFacts,
   domainVerifiedElsewhere,
   findVerification,
   insertRequest,
@@ -26,6 +25,7 @@ import {
   verificationsOf,
 } from "../../stores/verifications.ts";
 import { emitOrgEvent } from "../../stores/webhook-outbox.ts";
+import { requireAgentFacts } from "../../use-cases/guards.ts";
 import { submitSkillTest } from "../../use-cases/verifications/submit-skill-test.ts";
 import { dnsRecordFor, effectiveStatus, toView, verificationSchema } from "./views.ts";
 
@@ -198,7 +198,7 @@ export const verificationRoutes = router()
   .openapi(domainRoute, async (c) => {
     const deps = c.get("deps");
     const body = c.req.valid("json");
-    if (!(await agentFacts(deps, body.agentId))) throw errors.agentNotFound(body.agentId);
+    await requireAgentFacts(deps, body.agentId);
     const now = await chainClock(deps).now();
     if (await domainVerifiedElsewhere(deps.pool, body.domain, now)) {
       throw apiError("DOMAIN_ALREADY_VERIFIED", `${body.domain} is already verified`);
@@ -257,7 +257,7 @@ export const verificationRoutes = router()
   .openapi(stakeRoute, async (c) => {
     const deps = c.get("deps");
     const body = c.req.valid("json");
-    if (!(await agentFacts(deps, body.agentId))) throw errors.agentNotFound(body.agentId);
+    await requireAgentFacts(deps, body.agentId);
     if (!stakeBadge(BigInt(body.minStakeAmount))) {
       throw apiError(
         "STAKE_BELOW_BADGE_MINIMUM",
@@ -281,7 +281,7 @@ export const verificationRoutes = router()
     if (!row) throw notFound(vid);
     const now = await chainClock(deps).now();
     assertUsable(row, "stake", now);
-    if (!(await agentFacts(deps, Number(row.agent_id)))) throw errors.agentNotFound(row.agent_id);
+    await requireAgentFacts(deps, row.agent_id);
     // Stake locked in the StakeVault for this agent (withdrawal requests excluded), read from the chain: a wallet
     // balance proves nothing, it can be borrowed for one block.
     const balance = await deps.chain.readContract({
@@ -343,7 +343,7 @@ export const verificationRoutes = router()
     if (!(SKILL_NAMES as readonly string[]).includes(skillName)) {
       throw apiError("UNKNOWN_SKILL", `skillName must be one of ${SKILL_NAMES.join(", ")}`);
     }
-    if (!(await agentFacts(deps, forAgent))) throw errors.agentNotFound(forAgent);
+    await requireAgentFacts(deps, forAgent);
     const drawn = drawQuestions(skillName as SkillName);
     const attemptId = `att_${randomBytes(16).toString("hex")}`;
     const expiresAt = await insertSkillAttempt(deps.pool, {
@@ -367,7 +367,7 @@ export const verificationRoutes = router()
   .openapi(listRoute, async (c) => {
     const deps = c.get("deps");
     const { agentId: aid } = c.req.valid("param");
-    if (!(await agentFacts(deps, aid))) throw errors.agentNotFound(aid);
+    await requireAgentFacts(deps, aid);
     const [now, rows] = await Promise.all([chainClock(deps).now(), verificationsOf(deps.pool, aid)]);
     return c.json({ agentId: aid, verifications: rows.map((r) => toView(r, now)) }, 200);
   })

@@ -8,7 +8,6 @@ import { SKILL_PASS_SCORE, SKILL_RETAKE_SECONDS } from "../../domain/skills.ts";
 import { apiError } from "../../errors.ts";
 import { addMonths, isoFromSeconds, secondsOf } from "../../lib/time.ts";
 import {
-  agentFacts,
   bestVerifiedSkillScore,
   insertSkillResult,
   lastSkillTest,
@@ -16,6 +15,7 @@ import {
   spendSkillAttempt,
   type VerificationRow,
 } from "../../stores/verifications.ts";
+import { requireAgentFacts } from "../guards.ts";
 
 export const SKILL_VALIDITY_MONTHS = 24;
 
@@ -38,7 +38,7 @@ export async function submitSkillTest(deps: Deps, p: SubmitSkillTestParameters):
     throw apiError("UNKNOWN_SKILL", `skillName must be one of ${SKILL_NAMES.join(", ")}`);
   }
   const skill = p.skillName as SkillName;
-  if (!(await agentFacts(deps, p.agentId))) throw apiError("AGENT_NOT_FOUND", `agent ${p.agentId} does not exist`);
+  await requireAgentFacts(deps, p.agentId);
   const now = await deps.clock.now();
   let passed = false;
   const row = await withTransaction(deps.pool, async (tx) => {
