@@ -756,6 +756,11 @@ describe("smart accounts: custody of the paymaster", () => {
     const signer = await read("verifyingSigner");
     assert.equal(signer, privateKeyToAccount(stack.env.PAYMASTER_SIGNER_KEY as Hex).address);
     assert.notEqual(signer, privateKeyToAccount(stack.env.RELAYER_PRIVATE_KEY as Hex).address);
+    // With the relayer's key as the paymaster's, the API refuses to start (the stack's own environment).
+    assert.throws(
+      () => loadApiEnv({ ...stack.env, PAYMASTER_SIGNER_KEY: stack.env.RELAYER_PRIVATE_KEY }),
+      /PAYMASTER_SIGNER_KEY: is RELAYER_PRIVATE_KEY/,
+    );
     const state = await api("GET", "/api/paymaster/budget", { headers: adminHeaders() });
     assert.equal(state.body.signer, signer);
     assert.equal(state.body.depositWei.length > 18, true, "funded at deployment (100 ETH locally)");
