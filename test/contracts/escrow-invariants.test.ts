@@ -473,6 +473,13 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     r.failure = [r.agentId, kind, slashed];
   };
 
+  /** `caller` pauses (or unpauses) the escrow, the vault or the insurance pool. */
+  const setPaused = (target: keyof Model["paused"], on: boolean, caller: Wallet) => {
+    const opts = { account: caller.account, gas: GAS };
+    if (target === "escrow") return on ? escrow.write.pause(opts) : escrow.write.unpause(opts);
+    if (target === "vault") return on ? vault.write.pause(opts) : vault.write.unpause(opts);
+    return on ? pool.write.pause(opts) : pool.write.unpause(opts);
+  };
   /** A `whenNotPaused` function of `contract` reverts with EnforcedPause before any of its own checks. */
   const gate = (contract: keyof Model["paused"], expected: string | null) =>
     m.paused[contract] ? "EnforcedPause" : expected;
@@ -1299,23 +1306,13 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const paused = (["escrow", "vault", "pool"] as const).filter((t) => m.paused[t]);
         const target =
           paused.length > 0 && rnd.next() < 0.8 ? rnd.pick(paused) : rnd.pick(["escrow", "vault", "pool"] as const);
-        const contract = { escrow, vault, pool }[target];
         const on = m.paused[target] ? rnd.next() < 0.1 : rnd.next() < 0.9;
         const caller = rnd.next() < 0.9 ? wallets.admin : rnd.pick([stranger, wallets.relayer]);
         let expected: string | null = null;
         if (!isAdmin(caller)) expected = "AccessControlUnauthorizedAccount";
         else if (on && m.paused[target]) expected = "EnforcedPause";
         else if (!on && !m.paused[target]) expected = "ExpectedPause";
-        if (
-          await exec(
-            `${target}.${on ? "pause" : "unpause"}()`,
-            () =>
-              on
-                ? contract.write.pause({ account: caller.account, gas: GAS })
-                : contract.write.unpause({ account: caller.account, gas: GAS }),
-            expected,
-          )
-        ) {
+        if (await exec(`${target}.${on ? "pause" : "unpause"}()`, () => setPaused(target, on, caller), expected)) {
           m.paused[target] = on;
         }
       },
@@ -1414,12 +1411,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   // to the right account.
   for (const target of ["escrow", "vault", "pool"] as const) {
     if (!m.paused[target]) continue;
-    const contract = { escrow, vault, pool }[target];
-    await exec(
-      `settle.${target}.unpause()`,
-      () => contract.write.unpause({ account: wallets.admin.account, gas: GAS }),
-      null,
-    );
+    await exec(`settle.${target}.unpause()`, () => setPaused(target, false, wallets.admin), null);
     m.paused[target] = false;
   }
   for (const who of [...m.blacklisted]) {
