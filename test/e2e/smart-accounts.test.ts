@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import SimpleAccountArtifact from "@account-abstraction/contracts/artifacts/SimpleAccount.json" with { type: "json" };
 import { loadApiEnv } from "@agenthub/api/env";
-import { proxyRuntimeOf } from "@agenthub/api/lib/account-code";
+import { proxyRuntimeOf } from "@agenthub/api/paymaster/account-code";
 import { startApi } from "@agenthub/api/server";
 import { AgentIdentityAbi, StakeVaultAbi, TestUSDCAbi, VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
 import { AgentHub, isAgentHubError } from "@agenthub/sdk";

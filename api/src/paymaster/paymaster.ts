@@ -14,11 +14,11 @@ import { type Address, decodeFunctionData, type Hex, isAddressEqual, type Public
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { ChainViews, Db } from "../db/index.ts";
 import type { ApiEnv } from "../env.ts";
-import { AccountCode } from "../lib/account-code.ts";
 import { type ChainClock, chainClock } from "../lib/chain-time.ts";
 import type { ProtocolParamsReader } from "../lib/protocol.ts";
 import { findAgent, statusOf } from "../stores/agents.ts";
 import { type Budget, BudgetStore } from "../stores/paymaster-budget.ts";
+import { AccountCode } from "./account-code.ts";
 import { accountCalls, allowedCalls, classifyCalls, PolicyRefusal } from "./calls.ts";
 import {
   isEip7702Marker,

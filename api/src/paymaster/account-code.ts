@@ -14,8 +14,8 @@ import {
   parseAbi,
   zeroAddress,
 } from "viem";
-import { PolicyRefusal } from "../paymaster/calls.ts";
-import { isEip7702Marker, type UserOperation } from "../paymaster/user-operation.ts";
+import { PolicyRefusal } from "./calls.ts";
+import { isEip7702Marker, type UserOperation } from "./user-operation.ts";
 
 const DELEGATION_PREFIX = "0xef0100";
 /** ERC-1967: bytes32(uint256(keccak256("eip1967.proxy.implementation")) - 1). */
