@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { faucet, registerAgent, stakedAgent, walletFromKey } from "../support/agents.ts";
+import { createDraft, newPoster } from "../support/runs.ts";
 import { api, db, deployments } from "../support/stack.ts";
 
 after(() => db.end());
@@ -90,6 +91,26 @@ describe("read cache", () => {
       300,
       async () => (await api("GET", `/api/reputation/${reg.agentId}`)).body.uptimePercentage === 42.5,
     );
+  });
+
+  it("run page and run list follow a run row changed elsewhere (NOTIFY)", async () => {
+    const poster = await newPoster(0n);
+    const draft = await createDraft(poster.key, poster.address, { title: "Cached run" });
+    assert.equal(draft.status, 201, JSON.stringify(draft.body));
+    const id = draft.body.run.bountyId;
+    assert.equal((await api("GET", `/api/runs/${id}`)).body.title, "Cached run");
+    const listed = async () =>
+      (await api("GET", "/api/runs?state=DRAFT&limit=100")).body.runs.find(
+        (r: { bountyId: number }) => r.bountyId === id,
+      );
+    assert.equal((await listed()).title, "Cached run");
+    await db.query("update api.run set title = 'Renamed run' where id = $1", [id]);
+    await within(
+      "run page shows the new title",
+      300,
+      async () => (await api("GET", `/api/runs/${id}`)).body.title === "Renamed run",
+    );
+    await within("run list shows the new title", 300, async () => (await listed()).title === "Renamed run");
   });
 
   it("the list's total counts a new agent at once", async () => {
