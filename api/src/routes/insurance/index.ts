@@ -68,7 +68,7 @@ const REVERTS: RevertCodes = {
 
 const stakeRoute = createRoute({
   method: "post",
-  path: "/api/insurance/stake",
+  path: "/stake",
   tags: TAG,
   summary:
     "Stake USDC as coverage for an agent: gasless (signature + deadline: EIP-2612 permit for spender = InsurancePool, " +
@@ -79,7 +79,7 @@ const stakeRoute = createRoute({
 
 const withdrawRoute = createRoute({
   method: "post",
-  path: "/api/insurance/withdraw",
+  path: "/withdraw",
   tags: TAG,
   summary:
     "Withdraw coverage in two phases: request (starts the 14-day cooldown; signed action insurance-withdraw-request) " +
@@ -90,7 +90,7 @@ const withdrawRoute = createRoute({
 
 const coverageRoute = createRoute({
   method: "get",
-  path: "/api/insurance/coverage/{agentTokenId}",
+  path: "/coverage/{agentTokenId}",
   tags: TAG,
   summary: "Whether the agent's coverage not pending withdrawal is at least requiredAmount (InsurancePool.hasCoverage)",
   request: { params: agentTokenIdParam, query: coverageQuery },
@@ -99,7 +99,7 @@ const coverageRoute = createRoute({
 
 const stakeStatusRoute = createRoute({
   method: "get",
-  path: "/api/insurance/stake/{agentTokenId}",
+  path: "/stake/{agentTokenId}",
   tags: TAG,
   summary: "The agent's coverage, pending withdrawal and cooldown (read from the contract)",
   request: { params: agentTokenIdParam },
@@ -108,7 +108,7 @@ const stakeStatusRoute = createRoute({
 
 const agentStakesRoute = createRoute({
   method: "get",
-  path: "/api/insurance/agent/{agentId}/stakes",
+  path: "/agent/{agentId}/stakes",
   tags: TAG,
   summary: "The agent's coverage and its stake deposits, newest first",
   request: { params: agentIdParam, query: pageQuery },
@@ -117,7 +117,7 @@ const agentStakesRoute = createRoute({
 
 const claimsRoute = createRoute({
   method: "get",
-  path: "/api/insurance/bounty/{bountyId}/claims",
+  path: "/bounty/{bountyId}/claims",
   tags: TAG,
   summary: "Insurance claims paid for a run (bountyId of the runs API)",
   request: { params: bountyIdParam },
@@ -126,7 +126,7 @@ const claimsRoute = createRoute({
 
 const claimRoute = createRoute({
   method: "post",
-  path: "/api/insurance/bounty/{bountyId}/claims",
+  path: "/bounty/{bountyId}/claims",
   tags: TAG,
   summary:
     "The run's poster claims against the failed agent's coverage (signed action insurance-claim:run:<bountyId>). " +

@@ -133,7 +133,7 @@ async function relayConsented(
 const signedRoute = <T extends z.ZodTypeAny>(path: string, summary: string, body: T) =>
   createRoute({
     method: "post",
-    path: `/api/runs/{id}/${path}`,
+    path: `/{id}/${path}`,
     tags: ["runs"],
     summary,
     request: { params: runIdParam, body: jsonBody(body) },
@@ -142,7 +142,7 @@ const signedRoute = <T extends z.ZodTypeAny>(path: string, summary: string, body
 
 const claimRoute = createRoute({
   method: "post",
-  path: "/api/runs/{id}/claim",
+  path: "/{id}/claim",
   tags: ["runs"],
   summary: "Claim an OPEN run for an agent (signed by the agent's owner or wallet: claim-run:run:<id>)",
   request: { params: runIdParam, body: jsonBody(claimBody) },
@@ -199,7 +199,7 @@ const timeoutRoute = signedRoute(
 );
 const resolveRoute = createRoute({
   method: "post",
-  path: "/api/runs/{id}/resolve",
+  path: "/{id}/resolve",
   tags: ["runs"],
   summary:
     "Admin resolves a dispute: for the agent -> APPROVED and paid; for the poster -> the agent's stake is slashed to the poster and the run is OPEN again",

@@ -23,7 +23,7 @@ const MAX_DEADLINE_SECONDS = 5n * 365n * 24n * 3600n;
 
 const createRunRoute = createRoute({
   method: "post",
-  path: "/api/runs",
+  path: "/",
   tags: ["runs"],
   summary: "Create a DRAFT run; the request JSON is stored under its CID (signed by the poster: create-run:run:new)",
   request: { body: jsonBody(createBody) },
@@ -32,7 +32,7 @@ const createRunRoute = createRoute({
 
 const fundRoute = createRoute({
   method: "post",
-  path: "/api/runs/{id}/fund",
+  path: "/{id}/fund",
   tags: ["runs"],
   summary:
     "Fund a DRAFT: the relayer submits createRunWithAuthorization with the poster's EIP-3009 authorization of reward + fee bound to the run's terms, or a direct createRun txHash is verified -> OPEN",

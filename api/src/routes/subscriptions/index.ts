@@ -58,7 +58,7 @@ const tags = ["subscriptions"];
 
 const previewRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions/parse-cadence",
+  path: "/parse-cadence",
   tags,
   summary: "Preview the cadence, schedule and prepaid cost of instructions (nothing is created)",
   request: { query: previewQuery },
@@ -66,7 +66,7 @@ const previewRoute = createRoute({
 });
 const createSubRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions",
+  path: "/",
   tags,
   summary:
     "Create a subscription: the relayer opens it in the SubscriptionVault from the poster's EIP-712 consent to the terms (preview's terms) and a USDC permit of `amount` (at least costs.totalPerRun; costs.total pays every run) (signed: subscription-create:subscription:new)",
@@ -75,7 +75,7 @@ const createSubRoute = createRoute({
 });
 const listRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions",
+  path: "/",
   tags,
   summary: "List subscriptions, newest first",
   request: { query: listQuery },
@@ -83,7 +83,7 @@ const listRoute = createRoute({
 });
 const getRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions/{id}",
+  path: "/{id}",
   tags,
   summary: "A subscription (its runs: GET /api/subscriptions/{id}/runs)",
   request: { params: idParam },
@@ -91,7 +91,7 @@ const getRoute = createRoute({
 });
 const runsRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions/{id}/runs",
+  path: "/{id}/runs",
   tags,
   summary: "The runs a subscription created, oldest first (bountyId: use the runs API)",
   request: { params: idParam, query: runsQuery },
@@ -99,7 +99,7 @@ const runsRoute = createRoute({
 });
 const topupRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions/{id}/topup",
+  path: "/{id}/topup",
   tags,
   summary:
     "Add `amount` to the vault balance by the poster's USDC permit; an EXHAUSTED subscription that can pay a run is ACTIVE again, its next run due now (signed: subscription-topup)",
@@ -108,7 +108,7 @@ const topupRoute = createRoute({
 });
 const pauseRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions/{id}/pause",
+  path: "/{id}/pause",
   tags,
   summary: "ACTIVE or EXHAUSTED -> PAUSED on chain: the vault creates no runs (signed: subscription-pause)",
   request: { params: idParam, body: jsonBody(signedBody) },
@@ -116,7 +116,7 @@ const pauseRoute = createRoute({
 });
 const resumeRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions/{id}/resume",
+  path: "/{id}/resume",
   tags,
   summary:
     "PAUSED -> ACTIVE (EXHAUSTED if the balance cannot pay a run); the next run is due at max(scheduled, now) (signed: subscription-resume)",
@@ -125,7 +125,7 @@ const resumeRoute = createRoute({
 });
 const cancelRoute = createRoute({
   method: "delete",
-  path: "/api/subscriptions/{id}",
+  path: "/{id}",
   tags,
   summary:
     "ACTIVE, PAUSED or EXHAUSTED -> CANCELLED; the vault refunds the unspent balance to the poster on chain (signed: subscription-cancel)",
