@@ -64,7 +64,7 @@ export interface OrgAuth {
   keyKind: "live" | "test" | "member";
   /** x-api-secret was presented and matches. */
   secretVerified: boolean;
-  /** admin: the organization key with its secret or an admin member's key; developer: the key alone (routes/organizations/roles.ts). */
+  /** admin: the organization key with its secret or an admin member's key; developer: the key alone (auth/roles.ts). */
   role: "admin" | "developer" | "viewer";
   /** The member whose key this is (member keys only). */
   memberId: string | null;

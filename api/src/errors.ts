@@ -51,7 +51,7 @@ export const ERRORS = {
   FORBIDDEN_ROLE: { status: 403, message: "the member's role does not allow this" },
   FUNDING_MISMATCH: { status: 400, message: "funding mismatch" },
   HTTP_ERROR: { status: 400, message: "http error" },
-  IDEMPOTENCY_KEY_REUSED: { status: 409, message: "idempotency key reused" }, // also 422 where the site says so
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: "idempotency key reused" },
   INDEXER_LAGGING: { status: 504, message: "the indexer has not caught up yet; retry" },
   INSUFFICIENT_AMOUNT: { status: 402, message: "insufficient amount" },
   INSUFFICIENT_BALANCE: { status: 400, message: "insufficient balance" },

@@ -491,10 +491,14 @@ describe("agents: stake, slash and the trust ladder", () => {
     assert.equal(await usdcOf(vault), before - 10_000_000n, "the vault paid out exactly one slash");
     // The same key for another slash is refused; a new key slashes again.
     const reused = await slash({ reason: "fraud", percentage: 50 });
-    assert.equal(reused.status, 409);
+    assert.equal(reused.status, 422);
     assert.equal(reused.body.error.code, "IDEMPOTENCY_KEY_REUSED");
-    const bad = await slash(body, "spaces are not allowed");
-    assert.equal(bad.body.error.code, "INVALID_IDEMPOTENCY_KEY");
+    // The same key format as registration (lib/idempotency.ts): 8-255 visible ASCII characters.
+    for (const malformed of ["spaces are not allowed", "short", "k".repeat(256)]) {
+      const bad = await slash(body, malformed);
+      assert.equal(bad.status, 400, malformed);
+      assert.equal(bad.body.error.code, "INVALID_IDEMPOTENCY_KEY");
+    }
     const second = await slash(body, `${key}-2`);
     assert.equal(second.status, 200, JSON.stringify(second.body));
     assert.equal(second.body.slashHistory.length, 2);

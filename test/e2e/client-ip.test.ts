@@ -34,6 +34,32 @@ describe("client IP", () => {
     assert.deepEqual(statuses, [201, 201, 201, 429]);
   });
 
+  it("malformed registrations from one IP use no registration slot: then 3 valid ones get 201, the 4th 429", async () => {
+    const ip = freshIp();
+    const register = (opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) =>
+      api("POST", "/api/agents/register", { ...opts, ip });
+    const malformed = [
+      register({ body: {} }), // no name
+      register({ body: { name: "" } }),
+      register({ body: { name: "x".repeat(5000) } }),
+      register({ body: { name: "ok", capabilities: "not a list" } }),
+      register({ body: { name: "ok", unknownField: true } }), // strict body
+      register({ rawBody: "{not json", headers: { "content-type": "application/json" } }),
+      register({ body: { name: "ok" }, headers: { "idempotency-key": "short" } }),
+    ];
+    for (const res of await Promise.all(malformed)) {
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.match(res.body.error.code, /^(VALIDATION_ERROR|INVALID_JSON|INVALID_IDEMPOTENCY_KEY)$/);
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await register({ body: { name: `after-malformed-${i}` } });
+      statuses.push(res.status);
+      if (res.status === 429) assert.equal(res.body.error.code, "RATE_LIMITED");
+    }
+    assert.deepEqual(statuses, [201, 201, 201, 429]);
+  });
+
   it("limits count only requests that pass validation (stake: 5 a minute, claim: 10 a minute)", async () => {
     const ip = freshIp();
     const stake = (body: unknown) => api("POST", "/api/agents/999999/stake", { body, ip });

@@ -5,10 +5,11 @@
 
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { claimAgent, signedAction } from "../support/agents.ts";
+import { claimAgent, faucet, signedAction } from "../support/agents.ts";
 import { signPayment } from "../support/payments.ts";
 import { chainTime } from "../support/runs.ts";
 import { api, db, newWallet, stack, waitUntil } from "../support/stack.ts";
+import { createSubscription } from "../support/subscriptions.ts";
 
 const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };
 const uniq = () => Math.random().toString(36).slice(2, 10);
@@ -66,13 +67,14 @@ describe("organization isolation", () => {
   let b: Org;
   let c: Org;
   let aAgent: { agentId: number; claimCode: string; walletAddress: string };
+  let bAgent: { agentId: number; claimCode: string; walletAddress: string };
 
   before(async () => {
     a = await createOrg("schema");
     b = await createOrg("schema");
     c = await createOrg("none");
     aAgent = await populate(a);
-    await populate(b);
+    bAgent = await populate(b);
     await populate(c);
   });
 
@@ -258,5 +260,29 @@ describe("organization isolation", () => {
     assert.ok(!caps.includes(b.tag) && !caps.includes(c.tag), JSON.stringify(caps));
     const domains = market.body.trending.domains.map((t: { name: string }) => t.name);
     assert.deepEqual(domains, [a.tag]);
+  });
+
+  it("scopes GET /api/subscriptions to the subscriptions its agents' owners and wallets post", async () => {
+    const claim = await claimAgent(bAgent.agentId, bAgent.claimCode);
+    const outsider = newWallet();
+    const subscribe = async (poster: { address: `0x${string}`; key: `0x${string}` }) => {
+      await faucet(poster.address, 10_000_000n, 10n ** 17n);
+      const res = await createSubscription(poster.key, "daily for 3 days: summarise the news", 3_150_000n, 1_000_000n);
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.subscription.id as number;
+    };
+    const mine = await subscribe(claim.owner);
+    const theirs = await subscribe(outsider);
+    const ids = async (headers: Record<string, string> = {}) => {
+      const res = await api("GET", "/api/subscriptions?limit=100", { headers });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return { ids: res.body.subscriptions.map((s: { id: number }) => s.id) as number[], total: res.body.total };
+    };
+    const ofB = await ids({ "x-api-key": b.apiKey });
+    assert.deepEqual(ofB, { ids: [mine], total: 1 });
+    const ofA = await ids({ "x-api-key": a.apiKey });
+    assert.ok(!ofA.ids.includes(mine) && !ofA.ids.includes(theirs), JSON.stringify(ofA));
+    const everyone = await ids();
+    assert.ok(everyone.ids.includes(mine) && everyone.ids.includes(theirs), JSON.stringify(everyone));
   });
 });

@@ -117,9 +117,11 @@ describe("registration: Idempotency-Key", () => {
     const other = await register({ name: "Two" }, { ip, key });
     assert.equal(other.status, 422);
     assert.equal(other.body.error.code, "IDEMPOTENCY_KEY_REUSED");
-    const bad = await register({ name: "Bad" }, { ip, key: "short" });
-    assert.equal(bad.status, 400);
-    assert.equal(bad.body.error.code, "INVALID_IDEMPOTENCY_KEY");
+    for (const malformed of ["short", "spaces are not allowed", "k".repeat(256)]) {
+      const bad = await register({ name: "Bad" }, { ip, key: malformed });
+      assert.equal(bad.status, 400, malformed);
+      assert.equal(bad.body.error.code, "INVALID_IDEMPOTENCY_KEY");
+    }
     // Keys are per caller: another client's identical key is its own registration.
     const elsewhere = await register({ name: "One" }, { key });
     assert.equal(elsewhere.status, 201);

@@ -1,6 +1,9 @@
-// Idempotency-Key (as Stripe and the IETF httpapi draft define it): a retried request with the same key, from the
-// same caller, for the same operation, gets the first request's outcome; the same key with another body is refused.
+// Idempotency-Key, one rule for every route that takes it (Stripe's semantics, the IETF httpapi draft's statuses;
+// docs/decisions.md "Idempotency-Key: one rule"): 8-255 visible ASCII characters (else 400 INVALID_IDEMPOTENCY_KEY);
+// a retried request with the same key, from the same caller, for the same operation, gets the first request's
+// outcome; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED.
 import { createHash } from "node:crypto";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type pg from "pg";
 import type { Deps } from "../context.ts";
@@ -19,6 +22,12 @@ export interface IdempotencyRecord {
   sealedSecret: Buffer | null;
 }
 
+/** The optional header as routes declare it (OpenAPI); `idempotencyKeyOf` validates it with a clear error. */
+export const idempotencyKeyHeader = z
+  .string()
+  .optional()
+  .openapi({ description: "8-255 visible ASCII characters, unique per intended request (e.g. a UUID)" });
+
 /** The Idempotency-Key header, validated (8-255 visible ASCII characters), or undefined when absent. */
 export function idempotencyKeyOf(c: Context): string | undefined {
   const key = c.req.header("idempotency-key");
@@ -31,15 +40,17 @@ export function idempotencyKeyOf(c: Context): string | undefined {
 
 export const requestHash = (request: unknown) => createHash("sha256").update(JSON.stringify(request)).digest("hex");
 
-/** Refuses a key reused with a different request (the caller must pick a new key for a new request). */
+/** The answer to a key reused with a different request (the caller must pick a new key for a new request). */
+export const idempotencyKeyReused = () =>
+  new ApiError(
+    422,
+    "IDEMPOTENCY_KEY_REUSED",
+    "this Idempotency-Key was used with a different request; use a new key for a new request",
+  );
+
+/** Refuses a key reused with a different request. */
 export function assertSameRequest(record: IdempotencyRecord, hash: string): void {
-  if (record.requestHash !== hash) {
-    throw new ApiError(
-      422,
-      "IDEMPOTENCY_KEY_REUSED",
-      "this Idempotency-Key was used with a different request body; use a new key for a new request",
-    );
-  }
+  if (record.requestHash !== hash) throw idempotencyKeyReused();
 }
 
 export async function findIdempotent(

@@ -2,7 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Deps } from "../../context.ts";
 import { clientIp } from "../../lib/client-ip.ts";
-import { idempotencyKeyOf } from "../../lib/idempotency.ts";
+import { idempotencyKeyHeader, idempotencyKeyOf } from "../../lib/idempotency.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -32,7 +32,7 @@ const route = createRoute({
     "retry: for 24 hours a retry with the same key and body returns the first answer (with the same claim code) " +
     "instead of registering a second agent, and it does not count against the registration limit.",
   request: {
-    headers: z.object({ "idempotency-key": z.string().optional() }),
+    headers: z.object({ "idempotency-key": idempotencyKeyHeader }),
     body: jsonBody(registerBody),
   },
   responses: { 201: json(registerResponse, "Registered"), ...errorResponses(400, 401, 403, 409, 422, 429, 503) },

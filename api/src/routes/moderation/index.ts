@@ -5,6 +5,7 @@ import type { Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { ApiError } from "../../errors.ts";
 import { chainClock } from "../../lib/chain-time.ts";
+import { idempotencyKeyHeader, idempotencyKeyOf, idempotencyKeyReused } from "../../lib/idempotency.ts";
 import { stakeEventCount } from "../../lib/indexed-events.ts";
 import { router } from "../../lib/openapi.ts";
 import { relayMapped } from "../../lib/relay-mapped.ts";
@@ -31,12 +32,7 @@ const slashRoute = createRoute({
   middleware: [requireAdmin] as const,
   request: {
     params: agentIdParam,
-    headers: z.object({
-      "idempotency-key": z
-        .string()
-        .optional()
-        .openapi({ description: "1-200 visible ASCII characters, unique per intended slash (e.g. a UUID)" }),
-    }),
+    headers: z.object({ "idempotency-key": idempotencyKeyHeader }),
     body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500), percentage: z.number().gt(0).max(100) })),
   },
   responses: {
@@ -53,25 +49,14 @@ const slashRoute = createRoute({
       }),
       "Slashed",
     ),
-    ...errorResponses(400, 401, 404, 409, 429),
+    ...errorResponses(400, 401, 404, 422, 429),
   },
 });
 
-/** The Idempotency-Key header (Stripe's convention): 1-200 visible ASCII characters, or absent. */
-function idempotencyKey(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,200}$/.test(header)) {
-    throw new ApiError(400, "INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1-200 visible ASCII characters");
-  }
-  return header;
-}
-
-/** True when `key` is new (now bound to this slash); false for a retry of the same slash; 409 for another one. */
+/** True when `key` is new (now bound to this slash); false for a retry of the same slash; 422 for another one. */
 async function bindSlashKey(deps: Deps, key: string, agentId: number, bps: number, reason: string) {
   const claim = await claimSlashKey(deps, key, { agentId, bps, reason });
-  if (claim === "other") {
-    throw new ApiError(409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another slash");
-  }
+  if (claim === "other") throw idempotencyKeyReused();
   return claim === "new";
 }
 
@@ -81,7 +66,7 @@ export const moderationRoutes = router().openapi(slashRoute, async (c) => {
   const { reason, percentage } = c.req.valid("json");
   await requireAgent(deps, id);
   const bps = Math.round(percentage * 100);
-  const key = idempotencyKey(c.req.header("idempotency-key"));
+  const key = idempotencyKeyOf(c);
   // A retry of a keyed slash resumes the first one (the relayer answers the same transaction), even if that
   // slash took the whole stake.
   const retry = key !== undefined && !(await bindSlashKey(deps, key, id, bps, reason));

@@ -27,6 +27,7 @@ import { verifiedPermit } from "../../lib/permit.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
+import { orgAddresses } from "../../stores/org-scope.ts";
 import { chainNow } from "../runs/escrow.ts";
 import {
   findSubscription,
@@ -77,7 +78,7 @@ const listRoute = createRoute({
   method: "get",
   path: "/",
   tags,
-  summary: "List subscriptions, newest first",
+  summary: "List subscriptions, newest first (with an organization key: those posted by its agents' wallets or owners)",
   request: { query: listQuery },
   responses: { 200: json(listResult, "Subscriptions"), ...errorResponses(400) },
 });
@@ -428,6 +429,12 @@ export const subscriptionRoutes = router()
     if (q.status) {
       params.push(q.status);
       where.push(`status = $${params.length}`);
+    }
+    const org = c.get("org");
+    if (org) {
+      // With an organization key: the subscriptions its agents' addresses (generated wallets, owners) post.
+      params.push(org.id);
+      where.push(`lower(poster_address) in ${orgAddresses(deps.views.names.agent, `$${params.length}`)}`);
     }
     const filter = where.length ? `where ${where.join(" and ")}` : "";
     const total = await deps.pool.query<{ n: number }>(
