@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { type Address, encodeFunctionData, getAddress, parseUnits, zeroAddress } from "viem";
-import { signPermit } from "./fixtures.ts";
+import { prng, signPermit } from "./fixtures.ts";
 
 const { viem, networkHelpers } = await network.create();
 const { loadFixture, time } = networkHelpers;
@@ -599,18 +599,6 @@ describe("InsurancePool", () => {
   });
 
   describe("invariant: pool balance == sum of coverage", () => {
-    /** mulberry32: small deterministic PRNG so failures are reproducible from the seed. */
-    function prng(seed: number) {
-      let a = seed >>> 0;
-      return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
-    }
-
     for (const seed of [1, 42, 20260501]) {
       it(`holds over a random sequence of stakes, withdrawals and claims (seed ${seed})`, async () => {
         const ctx = await loadFixture(deployPool);
@@ -621,7 +609,7 @@ describe("InsurancePool", () => {
         const agents = [1n, 2n, 3n, 4n];
         const ownerOf = (id: bigint) => (id % 2n === 1n ? agentOwner : other);
         const posters = [poster, posterB];
-        const rand = prng(seed);
+        const rand = prng(seed).next;
         const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
         const amount = () => usd((Math.floor(rand() * 20_000) + 1) / 100); // 0.01 .. 200 USDC
 
