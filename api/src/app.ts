@@ -36,6 +36,7 @@ import { subscriptionRoutes } from "./routes/subscriptions/index.ts";
 import { configRoutes } from "./routes/system/config.ts";
 import { healthRoutes } from "./routes/system/health.ts";
 import { ipfsRoutes } from "./routes/system/ipfs.ts";
+import { timeRoutes } from "./routes/system/time.ts";
 import { verificationRoutes } from "./routes/verifications/index.ts";
 import { whiteLabelSite } from "./routes/white-label/index.ts";
 
@@ -153,6 +154,7 @@ export interface RouteMount {
 export function mountRoutes(app: RouteMount, { dev }: { dev: boolean }): void {
   app.route("/", healthRoutes); // /health, /ready, /metrics
   app.route("/api/config", configRoutes);
+  app.route("/api/time", timeRoutes);
   app.route("/api/auth", authRoutes); // /nonce
   app.route("/api/auth", tokenRoutes); // /token
   app.route("/api/agents", agentRoutes);
