@@ -6,24 +6,32 @@ import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC2
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IInsurancePool} from "./interfaces/IInsurancePool.sol";
 import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
 import {RolePausable} from "./utils/RolePausable.sol";
 
 /// @title AgentHub insurance pool
-/// @notice Agents (their token owners, or anyone on their behalf) stake USDC as coverage. When the run escrow
-/// records a verified failure of an agent on a run (a claim or revision timeout, or a dispute the agent lost), the
-/// run's poster claims once per run and receives min(coverage, loss), where the loss is the run's value
-/// (reward + fee: what posting the work again costs) minus the agent's stake already slashed to the poster for that
-/// failure. A rejection is the poster's own call, refunded in full by the escrow, and pays nothing. Withdrawals wait
-/// {withdrawalCooldown}; coverage that is pending withdrawal stays claimable until it is paid out.
+/// @notice Agents (their token owners, or anyone on their behalf) stake USDC as coverage. Insurance pays agreed
+/// damages, never the poster's own deposit (the escrow refunds that): while a run is Open and was never claimed, its
+/// poster declares a cover for it ({setRunCover}, or {setRunCoverBySig} with the poster's EIP-712 signature), once.
+/// When the run escrow records a verified failure of an agent on that run (a claim or revision timeout, or a dispute
+/// the agent lost), the poster claims once per run and receives min(cover - the agent's stake already slashed to the
+/// poster for that failure, the agent's coverage). No cover, nothing to claim; a rejection is the poster's own call
+/// and pays nothing. Withdrawals wait {withdrawalCooldown}; coverage that is pending withdrawal stays claimable until
+/// it is paid out.
 /// @dev Invariant: `usdc.balanceOf(address(this)) == totalCoverage()` (barring direct transfers to the pool).
 /// The relayer (RELAYER_ROLE) submits owner and poster actions after the API verified their signed request.
 /// The withdrawal cooldown changes only through DEFAULT_ADMIN_ROLE (the governance timelock); PAUSER_ROLE (the
 /// emergency Safe and the timelock) stops every USDC movement: stakes, withdrawals and claims.
-contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
+contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 {
     using SafeERC20 for IERC20;
+
+    /// @notice EIP-712 struct a poster signs to declare a run's cover (domain "AgentHub InsurancePool", version "1").
+    /// The run id is the nonce: a cover is set once per run.
+    bytes32 public constant RUN_COVER_TYPEHASH = keccak256("RunCover(uint256 runId,uint256 amount,uint256 deadline)");
 
     /// @notice Role allowed to act for token owners and posters (gasless writes).
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
@@ -55,8 +63,11 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
     mapping(uint256 agentId => uint256) private _coverage;
     mapping(uint256 agentId => PendingWithdrawal) private _pending;
     mapping(uint256 runId => bool) private _claimed;
+    mapping(uint256 runId => uint256) private _runCover;
 
-    constructor(IERC20 usdc_, IRunEscrow escrow_, IERC721 identity_, address admin, address relayer) {
+    constructor(IERC20 usdc_, IRunEscrow escrow_, IERC721 identity_, address admin, address relayer)
+        EIP712("AgentHub InsurancePool", "1")
+    {
         if (
             address(usdc_) == address(0) || address(escrow_) == address(0) || address(identity_) == address(0)
                 || admin == address(0)
@@ -140,6 +151,40 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
         usdc.safeTransfer(owner, amount);
     }
 
+    // ------------------------------------------------------------- run covers
+
+    /// @inheritdoc IInsurancePool
+    function setRunCover(uint256 runId, uint256 amount) external {
+        IRunEscrow.Run memory run = escrow.getRun(runId);
+        if (msg.sender != run.poster) revert InsurancePoolUnauthorized(msg.sender);
+        _setRunCover(runId, run, amount);
+    }
+
+    /// @inheritdoc IInsurancePool
+    /// @dev Anyone may submit it (the relayer does): the poster's signature fixes the run and the amount, and the cover
+    /// is set once. ERC-1271 posters (smart accounts) are asked through {SignatureChecker}.
+    function setRunCoverBySig(uint256 runId, uint256 amount, uint256 deadline, bytes calldata signature) external {
+        if (block.timestamp > deadline) revert InsurancePoolSignatureExpired(deadline);
+        IRunEscrow.Run memory run = escrow.getRun(runId);
+        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(RUN_COVER_TYPEHASH, runId, amount, deadline)));
+        if (run.poster == address(0) || !SignatureChecker.isValidSignatureNowCalldata(run.poster, digest, signature)) {
+            revert InsurancePoolInvalidSignature(run.poster);
+        }
+        _setRunCover(runId, run, amount);
+    }
+
+    /// @dev Only while the run is Open and was never claimed (a run reopened after a lost dispute keeps the cover its
+    /// first agent claimed under), once.
+    function _setRunCover(uint256 runId, IRunEscrow.Run memory run, uint256 amount) private {
+        if (amount == 0) revert InsurancePoolZeroAmount();
+        if (_runCover[runId] != 0) revert InsurancePoolCoverAlreadySet(runId);
+        if (run.state != IRunEscrow.RunState.Open || escrow.failedAgentOf(runId) != 0) {
+            revert InsurancePoolRunNotOpen(runId);
+        }
+        _runCover[runId] = amount;
+        emit RunCoverSet(runId, run.poster, amount);
+    }
+
     // ----------------------------------------------------------------- claims
 
     /// @inheritdoc IInsurancePool
@@ -154,9 +199,11 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
         IRunEscrow.Run memory run = escrow.getRun(runId);
         if (msg.sender != run.poster && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
         if (_claimed[runId]) revert InsurancePoolAlreadyClaimed(runId);
-        uint256 damages = uint256(run.reward) + uint256(run.fee);
-        if (slashedToPoster >= damages) revert InsurancePoolNoLoss(runId);
-        uint256 loss = damages - slashedToPoster;
+        // Agreed damages, not the deposit: the escrow already returned reward + fee to the poster.
+        uint256 cover = _runCover[runId];
+        if (cover == 0) revert InsurancePoolNoCoverDeclared(runId);
+        if (slashedToPoster >= cover) revert InsurancePoolNoLoss(runId);
+        uint256 loss = cover - slashedToPoster;
         uint256 cov = _coverage[agentId];
         if (cov == 0) revert InsurancePoolNoCoverage(agentId);
 
@@ -201,6 +248,11 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
     /// @inheritdoc IInsurancePool
     function isClaimed(uint256 runId) external view returns (bool) {
         return _claimed[runId];
+    }
+
+    /// @inheritdoc IInsurancePool
+    function runCoverOf(uint256 runId) external view returns (uint256) {
+        return _runCover[runId];
     }
 
     // --------------------------------------------------------------- internal

@@ -88,6 +88,8 @@ export const run = onchainTable(
     failedAgentId: t.bigint(),
     /** How the agent last failed the run: Rejected, TimedOut or DisputeLost (only the last two are insurable). */
     failureKind: t.text(),
+    /** The cover (agreed damages) the poster declared in the InsurancePool; null when none. */
+    requiredCoverage: t.bigint(),
     createdAt: t.bigint().notNull(),
     createdTx: t.hex().notNull(),
     updatedAt: t.bigint().notNull(),

@@ -1,12 +1,12 @@
 // Generates typed `as const` ABIs and bytecode from Hardhat artifacts into common/src/generated/.
 // Run after `hardhat compile` (the root `compile` script does both). Never hand-copy ABIs.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { sourcesFingerprint } from "./lib/build.ts";
+import { artifactFiles, layoutOf, writeBuildStamp } from "./lib/build.ts";
 
 const root = new URL("..", import.meta.url).pathname;
-const artifactsDir = join(root, "artifacts", "contracts");
-const outDir = join(root, "common", "src", "generated");
+const layout = layoutOf(root);
+const outDir = layout.generatedDir;
 
 interface Artifact {
   contractName: string;
@@ -15,21 +15,14 @@ interface Artifact {
   bytecode: string;
 }
 
-function* walk(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) yield* walk(path);
-    else if (entry.endsWith(".json") && !entry.endsWith(".dbg.json")) yield path;
-  }
-}
-
-if (!existsSync(artifactsDir)) {
+if (!existsSync(layout.artifactsDir)) {
   console.error("no artifacts: run `hardhat compile` first");
   process.exit(1);
 }
 
 const artifacts: Artifact[] = [];
-for (const file of walk(artifactsDir)) {
+const compiled = artifactFiles(layout);
+for (const file of compiled) {
   const artifact = JSON.parse(readFileSync(file, "utf8")) as Artifact;
   // Test mocks stay out of production code.
   if (!artifact.contractName || artifact.sourceName.startsWith("contracts/test/")) continue;
@@ -49,8 +42,8 @@ const bytecodes = deployable
   .map((a) => `export const ${a.contractName}Bytecode = ${JSON.stringify(a.bytecode)} as \`0x\${string}\`;\n`)
   .join("");
 writeFileSync(join(outDir, "bytecode.ts"), header + bytecodes);
-// Lets `npm start` skip compiling when nothing the generated files depend on has changed (scripts/lib/build.ts).
-writeFileSync(join(outDir, ".sources.sha256"), `${sourcesFingerprint()}\n`);
+// Lets `npm start` skip compiling while nothing the outputs depend on changed and they are all there (lib/build.ts).
+writeBuildStamp(layout, compiled);
 console.log(
   `generated ABIs for ${artifacts.length} contracts (${deployable.length} deployable) in ${relative(root, outDir)}`,
 );

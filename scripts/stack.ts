@@ -30,12 +30,12 @@ const ports = {
   api: env.PORT,
   relayer: env.RELAYER_PORT,
   indexer: env.INDEXER_PORT,
-  chain: env.RPC_URL ? undefined : 8545,
+  chain: env.RPC_URL ? undefined : env.CHAIN_PORT,
   bundler: env.RPC_URL ? undefined : env.BUNDLER_PORT,
   postgres: env.DATABASE_URL ? undefined : env.EMBEDDED_PG_PORT,
 };
 
-const dataDir = env.DATA_DIR ?? join(repoRoot, ".data");
+const dataDir = env.DATA_DIR;
 
 // A stack left running by an earlier (crashed or still open) run is reported, never silently reused. The one
 // exception is our own embedded Postgres orphaned by a killed run: its start reports and stops it (postgres.ts).
@@ -46,7 +46,7 @@ const busy = (await busyPorts(Object.values(ports).filter((p): p is number => p 
 if (busy.length > 0) {
   console.error(`Cannot start: these ports are in use (another AgentHub stack, or an earlier run left behind?):
 ${describeHolders(busy)}
-Stop them (e.g. \`kill <pid>\`) or choose other ports (PORT, RELAYER_PORT, INDEXER_PORT, EMBEDDED_PG_PORT, BUNDLER_PORT).`);
+Stop them (e.g. \`kill <pid>\`) or choose other ports (PORT, RELAYER_PORT, INDEXER_PORT, CHAIN_PORT, EMBEDDED_PG_PORT, BUNDLER_PORT).`);
   process.exit(1);
 }
 

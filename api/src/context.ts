@@ -8,8 +8,8 @@ import type { ChainViews, Db } from "./db/index.ts";
 import type { ApiEnv } from "./env.ts";
 import type { Arbiter } from "./lib/arbiter.ts";
 import type { ChainClock } from "./lib/chain-time.ts";
+import type { ConstantReads } from "./lib/constant-reads.ts";
 import type { IndexerProgress } from "./lib/indexer-progress.ts";
-import type { IpfsStore } from "./lib/ipfs.ts";
 import type { KeyStore } from "./lib/keystore.ts";
 import type { ProtocolParamsReader } from "./lib/protocol.ts";
 import type { RateLimiter } from "./lib/rate-limit.ts";
@@ -18,6 +18,7 @@ import type { Operations } from "./ops/operations.ts";
 import type { Paymaster } from "./paymaster/paymaster.ts";
 import type { PaymentGate } from "./payments/gate.ts";
 import type { PaymentInfo } from "./payments/types.ts";
+import type { IpfsStore } from "./stores/ipfs.ts";
 import type { AgentSearch } from "./use-cases/search/agent-search.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */
@@ -37,6 +38,8 @@ export interface Deps {
   ipfs: IpfsStore;
   /** Chain time ("now" for every time rule). */
   clock: ChainClock;
+  /** Contract values fixed at deployment (the governance token's symbol), read once. */
+  constants: ConstantReads;
   /** Governance parameters (fee rate, minimum stake, claim timeout) as of the latest block. */
   params: ProtocolParamsReader;
   /** The indexer's committed block, watched by one poller: writes wait on it instead of polling their rows. */

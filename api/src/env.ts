@@ -15,6 +15,8 @@ export const apiEnvSchema = z.object({
   RPC_URLS: urlList,
   /** Connections of the pool user requests share, per API process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(20),
+  /** How long a request waits for a free connection (request and search pools), then 503 SERVICE_BUSY. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   DEPLOYMENTS_FILE: z.string().default(defaultDeploymentsFile),
   RELAYER_URL: z.string().url().default("http://127.0.0.1:3001"),
   RELAYER_TOKEN: z.string().min(16),

@@ -16,8 +16,8 @@ import type { ApiEnv } from "./env.ts";
 import { startJobs } from "./jobs/index.ts";
 import { Arbiter } from "./lib/arbiter.ts";
 import { ChainClock } from "./lib/chain-time.ts";
+import { ConstantReads } from "./lib/constant-reads.ts";
 import { IndexerProgress } from "./lib/indexer-progress.ts";
-import { IpfsStore } from "./lib/ipfs.ts";
 import { KeyStore } from "./lib/keystore.ts";
 import { ProtocolParamsReader } from "./lib/protocol.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
@@ -26,6 +26,7 @@ import { Operations } from "./ops/operations.ts";
 import { Paymaster } from "./paymaster/paymaster.ts";
 import { createPaymentGate } from "./payments/middleware.ts";
 import { type UndoTable, undoUnpaid } from "./payments/unpaid.ts";
+import { IpfsStore } from "./stores/ipfs.ts";
 import { undoUnpaidAttestation } from "./use-cases/attestations/undo-unpaid-attestation.ts";
 import { AgentSearch } from "./use-cases/search/agent-search.ts";
 
@@ -67,6 +68,7 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
     clock,
     params,
+    constants: new ConstantReads(chain, deployments),
     search: new AgentSearch(env, pool, views.names, logger),
     indexer: new IndexerProgress(pool, views.names.ponderCheckpoint),
     // The lease covers a wait for a batch: at most the relayer's answer time for the batch ahead, plus margin.
@@ -106,7 +108,7 @@ function dnsResolver(env: ApiEnv): Resolver {
 
 export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi> {
   const logger = pino({ level: env.LOG_LEVEL, redact: ["privateKey", "*.privateKey", "signature", "authorization"] });
-  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE);
+  const pool = createPool(env.DATABASE_URL, env.DATABASE_POOL_SIZE, env.DATABASE_CONNECT_TIMEOUT_MS);
   await migrate(pool);
   const deps = createDeps(env, pool, logger);
   if (env.RATE_LIMIT_MULTIPLIER !== 1) logger.warn({ multiplier: env.RATE_LIMIT_MULTIPLIER }, "rate limits are scaled");

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { cidOf } from "../src/lib/ipfs.ts";
 import { KeyStore } from "../src/lib/keystore.ts";
+import { cidOf } from "../src/stores/ipfs.ts";
 
 describe("key store (AES-256-GCM)", () => {
   const store = new KeyStore(`0x${randomBytes(32).toString("hex")}`);

@@ -1,4 +1,5 @@
-// .env.example names every variable the API, relayer and indexer read, with the defaults their schemas apply.
+// .env.example names every variable the API, relayer, indexer and `npm start` read, with the defaults their schemas
+// apply.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
@@ -6,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { relayerEnvSchema } from "@agenthub/relayer/env";
 import type { z } from "zod";
 import { indexerEnvSchema } from "../../indexer/env.ts";
+import { stackEnvSchema } from "../../scripts/lib/stack-env.ts";
 import { apiEnvSchema } from "../src/env.ts";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -15,11 +17,14 @@ const documented = new Map(
     m[2]!.replace("<repo>", repo),
   ]),
 );
-const schemas: Record<string, z.ZodObject> = {
+const services: Record<string, z.ZodObject> = {
   api: apiEnvSchema,
   relayer: relayerEnvSchema,
   indexer: indexerEnvSchema,
 };
+const schemas: Record<string, z.ZodObject> = { ...services, "npm start": stackEnvSchema };
+/** Names the services read too (DATABASE_URL, RPC_URL, PORT, ...): the file shows the services' default there. */
+const serviceNames = new Set(Object.values(services).flatMap((schema) => Object.keys(schema.shape)));
 
 describe(".env.example", () => {
   it("documents every variable of every service", () => {
@@ -32,6 +37,7 @@ describe(".env.example", () => {
   it("shows each schema's default, and no value where there is none", () => {
     for (const [service, schema] of Object.entries(schemas)) {
       for (const [name, field] of Object.entries(schema.shape)) {
+        if (schema === stackEnvSchema && serviceNames.has(name)) continue;
         const parsed = (field as z.ZodType).safeParse(undefined);
         const fallback = parsed.success && parsed.data !== undefined ? String(parsed.data) : "";
         assert.equal(documented.get(name), fallback, `${service} ${name}`);

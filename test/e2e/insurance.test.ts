@@ -1,5 +1,6 @@
 // Insurance API end to end: gasless and self-paid coverage stakes, coverage checks at their boundaries, the
-// two-phase withdrawal with its 14-day cooldown on chain time, and a poster's claim after a real failed run.
+// two-phase withdrawal with its 14-day cooldown on chain time, a run's cover (agreed damages declared before the
+// work starts) and a poster's claim after a real failed run.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { InsurancePoolAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
@@ -16,7 +17,19 @@ import {
   usdcOf,
   walletFromKey,
 } from "../support/agents.ts";
-import { adminHeaders, chainTime, claim, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
+import {
+  adminHeaders,
+  chainTime,
+  claim,
+  createDraft,
+  fundWithAuthorization,
+  newPoster,
+  openRun,
+  setCover,
+  signCover,
+  step,
+  usdcBalance,
+} from "../support/runs.ts";
 import { api, db, deployments, increaseTime, newWallet, publicClient, waitUntil } from "../support/stack.ts";
 
 after(() => db.end());
@@ -38,6 +51,14 @@ function fails(res: { status: number; body: any }, status: number, code: string)
 
 const poolTotal = () =>
   publicClient.readContract({ address: pool, abi: InsurancePoolAbi, functionName: "totalCoverage" });
+
+const coverOnChain = (onchainRunId: string | bigint) =>
+  publicClient.readContract({
+    address: pool,
+    abi: InsurancePoolAbi,
+    functionName: "runCoverOf",
+    args: [BigInt(onchainRunId)],
+  });
 
 const coverageOnChain = (agentId: number) =>
   publicClient.readContract({
@@ -377,13 +398,82 @@ describe("insurance: coverage and withdrawal", () => {
   });
 });
 
-describe("insurance: claims pay only verified losses, once per run", () => {
+describe("insurance: a run's cover (agreed damages) is declared before the work starts", () => {
+  it("declared in the draft, set once on chain by the poster's signature while OPEN; claims need that much coverage", async () => {
+    const poster = await newPoster();
+    const draft = ok(await createDraft(poster.key, poster.address, { requiredCoverage: 12_000_000n }), 201).run;
+    assert.equal(draft.requiredCoverage, "12000000");
+    assert.equal(draft.coverPending, true);
+    fails(await setCover(poster.key, draft, 12_000_000n), 409, "INVALID_RUN_STATE"); // not funded yet
+    const funded = ok(await fundWithAuthorization(poster.key, draft)).run;
+    const id = funded.bountyId;
+    assert.equal(funded.coverPending, true);
+
+    // Until the cover is on chain nobody may claim through the API.
+    const insured = await stakedAgent();
+    await faucet(insured.walletAddress, 12_000_000n);
+    ok(await gaslessStake(insured, 12_000_000n));
+    const eligibility = ok(await api("GET", `/api/runs/${id}/claim-eligibility?agentId=${insured.agentId}`));
+    assert.deepEqual(eligibility.reasons, ["COVER_PENDING"]);
+    assert.equal(eligibility.run.requiredCoverage, "12000000");
+    fails(await claim(insured.owner.key, insured.owner.address, id, insured.agentId), 400, "RUN_NOT_AVAILABLE");
+
+    // Only the poster, only the declared amount, only its own fresh signature.
+    const stranger = newWallet();
+    fails(await setCover(stranger.key, funded, 12_000_000n), 403, "NOT_RUN_POSTER");
+    fails(await setCover(poster.key, funded, 11_000_000n), 400, "COVER_MISMATCH");
+    const forged = await signCover(stranger.key, funded.onchainRunId, 12_000_000n);
+    fails(await setCover(poster.key, funded, 12_000_000n, forged), 403, "INVALID_CONSENT");
+    const otherRun = await signCover(poster.key, BigInt(funded.onchainRunId) + 1000n, 12_000_000n);
+    fails(await setCover(poster.key, funded, 12_000_000n, otherRun), 403, "INVALID_CONSENT");
+    const stale = await signCover(poster.key, funded.onchainRunId, 12_000_000n, (await chainTime()) - 1n);
+    fails(await setCover(poster.key, funded, 12_000_000n, stale), 400, "CONSENT_EXPIRED");
+    assert.equal(await coverOnChain(funded.onchainRunId), 0n);
+
+    const covered = ok(await setCover(poster.key, funded, 12_000_000n));
+    assert.equal(covered.run.requiredCoverage, "12000000");
+    assert.equal(covered.run.coverPending, false);
+    assert.match(covered.txHash, /^0x[0-9a-f]{64}$/);
+    assert.equal(await coverOnChain(funded.onchainRunId), 12_000_000n);
+    const indexed = await db.query("select required_coverage::text c from chain.run where id = $1", [
+      funded.onchainRunId,
+    ]);
+    assert.equal(indexed.rows[0].c, "12000000");
+    fails(await setCover(poster.key, funded, 12_000_000n), 409, "COVER_ALREADY_SET");
+    assert.equal(ok(await api("GET", `/api/runs/${id}`)).requiredCoverage, "12000000");
+
+    // An agent with less coverage not pending withdrawal is refused with a clear reason; the insured one claims.
+    const short = await stakedAgent();
+    await faucet(short.walletAddress, 12_000_000n);
+    ok(await gaslessStake(short, 12_000_000n));
+    ok(await withdraw(short.owner.key, short.agentId, "request", 1n));
+    const refused = ok(await api("GET", `/api/runs/${id}/claim-eligibility?agentId=${short.agentId}`));
+    assert.deepEqual(refused.reasons, ["COVERAGE_REQUIRED"]);
+    assert.equal(refused.agent.availableCoverage, "11999999");
+    fails(await claim(short.owner.key, short.owner.address, id, short.agentId), 403, "COVERAGE_REQUIRED");
+    const claimed = ok(await claim(insured.owner.key, insured.owner.address, id, insured.agentId));
+    assert.equal(claimed.run.state, "CLAIMED");
+  });
+
+  it("a run without a declared cover is claimable by uninsured agents; its cover cannot be set once claimed", async () => {
+    const poster = await newPoster();
+    const run = await openRun(poster);
+    assert.equal(run.requiredCoverage, "0");
+    assert.equal(run.coverPending, false);
+    const agent = await stakedAgent();
+    ok(await claim(agent.owner.key, agent.owner.address, run.bountyId, agent.agentId));
+    fails(await setCover(poster.key, run, 5_000_000n), 409, "INVALID_RUN_STATE");
+    assert.equal(await coverOnChain(run.onchainRunId!), 0n);
+  });
+});
+
+describe("insurance: claims pay agreed damages after a verified loss, once per run", () => {
   it("a rejected run's poster, refunded in full by the escrow, cannot also claim the agent's coverage", async () => {
     const poster = await newPoster();
     const agent = await stakedAgent();
-    await faucet(agent.walletAddress, 6_000_000n);
-    ok(await gaslessStake(agent, 6_000_000n));
-    const run = await openRun(poster, { reward: 8_000_000n, maxRevisions: 0 });
+    await faucet(agent.walletAddress, 8_000_000n);
+    ok(await gaslessStake(agent, 8_000_000n));
+    const run = await openRun(poster, { reward: 8_000_000n, maxRevisions: 0, requiredCoverage: 8_000_000n });
     const id = run.bountyId;
 
     let claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
@@ -392,6 +482,7 @@ describe("insurance: claims pay only verified losses, once per run", () => {
       onchainRunId: run.onchainRunId,
       failedAgentId: null,
       failureKind: null,
+      cover: "8000000",
       insuredLoss: "0",
       claimable: false,
       refusal: "NO_FAILED_AGENT",
@@ -420,41 +511,43 @@ describe("insurance: claims pay only verified losses, once per run", () => {
     fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: signed }), 409, "LOSS_NOT_VERIFIED");
     // Nothing moved: the poster has exactly its refund, the agent keeps all of its coverage.
     assert.equal(await usdcBalance(poster.address), refunded);
-    assert.equal(await coverageOnChain(agent.agentId), 6_000_000n);
+    assert.equal(await coverageOnChain(agent.agentId), 8_000_000n);
     assert.equal(await usdcBalance(pool), await poolTotal());
     assert.deepEqual(ok(await api("GET", `/api/insurance/bounty/${id}/claims`)).claims, []);
   });
 
-  it("a claim timeout pays the run's value net of the stake slashed to the poster, once; the claim is listed", async () => {
+  it("a claim timeout pays the declared damages net of the slash, once: the poster ends with its deposit + the cover, never twice", async () => {
     const poster = await newPoster();
     const agent = await stakedAgent(); // 20 USDC staked: a timeout slashes 10 to the poster
     await faucet(agent.walletAddress, 50_000_000n);
     ok(await gaslessStake(agent, 50_000_000n));
-    const run = await openRun(poster, { reward: 30_000_000n, deadlineIn: 30 * DAY });
+    const start = await usdcBalance(poster.address);
+    const run = await openRun(poster, { reward: 30_000_000n, deadlineIn: 30 * DAY, requiredCoverage: 25_000_000n });
     const id = run.bountyId;
+    assert.equal(await usdcBalance(poster.address), start - 31_500_000n);
     ok(await claim(agent.owner.key, agent.owner.address, id, agent.agentId));
     await increaseTime(7 * DAY + 60);
-    const beforeTimeout = await usdcBalance(poster.address);
     const timedOut = ok(await step(poster.key, id, "timeout-slash", "timeout-slash"));
     assert.equal(timedOut.run.state, "TIMED_OUT");
     const afterTimeout = await usdcBalance(poster.address);
-    assert.equal(afterTimeout, beforeTimeout + 31_500_000n + 10_000_000n, "refund + half of the 20 USDC stake");
+    assert.equal(afterTimeout, start + 10_000_000n, "the deposit back (31.5) + half of the 20 USDC stake");
 
     const claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
     assert.equal(claims.failureKind, "TIMED_OUT");
-    assert.equal(claims.insuredLoss, "21500000", "reward + fee (31.5) - slash already received (10)");
+    assert.equal(claims.cover, "25000000");
+    assert.equal(claims.insuredLoss, "15000000", "the 25 of agreed damages - the 10 of slash already received");
     assert.equal(claims.claimable, true);
 
     const notPoster = await signedAction(agent.owner.key, "insurance-claim", "run", id);
     fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: notPoster }), 403, "NOT_RUN_POSTER");
     const signed = await signedAction(poster.key, "insurance-claim", "run", id);
     const paid = ok(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: signed }));
-    assert.equal(paid.claim.amountUsdc, "21500000");
+    assert.equal(paid.claim.amountUsdc, "15000000");
     assert.equal(paid.claim.agentTokenId, agent.agentId);
     assert.equal(paid.claim.poster.toLowerCase(), poster.address.toLowerCase());
     assert.equal(paid.claim.bountyId, id);
-    assert.equal(await usdcBalance(poster.address), afterTimeout + 21_500_000n);
-    assert.equal(await coverageOnChain(agent.agentId), 50_000_000n - 21_500_000n);
+    assert.equal(await usdcBalance(poster.address), start + 25_000_000n, "deposit back + exactly the agreed damages");
+    assert.equal(await coverageOnChain(agent.agentId), 50_000_000n - 15_000_000n);
 
     const listed = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
     assert.equal(listed.claimable, false);
@@ -465,18 +558,38 @@ describe("insurance: claims pay only verified losses, once per run", () => {
 
     const again = await signedAction(poster.key, "insurance-claim", "run", id);
     fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: again }), 409, "ALREADY_CLAIMED");
-    assert.equal(await usdcBalance(poster.address), afterTimeout + 21_500_000n);
+    assert.equal(await usdcBalance(poster.address), start + 25_000_000n);
     assert.equal(await usdcBalance(pool), await poolTotal());
     fails(await api("GET", "/api/insurance/bounty/999999/claims"), 404, "RUN_NOT_FOUND");
     fails(await api("GET", "/api/insurance/bounty/0/claims"), 400, "VALIDATION_ERROR");
   });
 
-  it("a dispute the agent lost is a verified loss: capped by the coverage", async () => {
+  it("no cover declared: a timeout's refund and slash are all the poster gets (409 NO_COVER_DECLARED)", async () => {
     const poster = await newPoster();
     const agent = await stakedAgent();
-    await faucet(agent.walletAddress, 6_000_000n);
-    ok(await gaslessStake(agent, 6_000_000n));
-    const run = await openRun(poster, { reward: 8_000_000n, maxRevisions: 0 });
+    await faucet(agent.walletAddress, 50_000_000n);
+    ok(await gaslessStake(agent, 50_000_000n));
+    const start = await usdcBalance(poster.address);
+    const run = await openRun(poster, { reward: 30_000_000n, deadlineIn: 30 * DAY });
+    const id = run.bountyId;
+    ok(await claim(agent.owner.key, agent.owner.address, id, agent.agentId));
+    await increaseTime(7 * DAY + 60);
+    ok(await step(poster.key, id, "timeout-slash", "timeout-slash"));
+    const claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
+    assert.equal(claims.cover, "0");
+    assert.equal(claims.refusal, "NO_COVER_DECLARED");
+    const signed = await signedAction(poster.key, "insurance-claim", "run", id);
+    fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: signed }), 409, "NO_COVER_DECLARED");
+    assert.equal(await usdcBalance(poster.address), start + 10_000_000n, "its deposit back + the slash");
+    assert.equal(await coverageOnChain(agent.agentId), 50_000_000n);
+  });
+
+  it("a dispute the agent lost is a verified loss; nothing is paid when the slash already covered the damages", async () => {
+    const poster = await newPoster();
+    const agent = await stakedAgent();
+    await faucet(agent.walletAddress, 8_000_000n);
+    ok(await gaslessStake(agent, 8_000_000n));
+    const run = await openRun(poster, { reward: 8_000_000n, maxRevisions: 0, requiredCoverage: 8_000_000n });
     const id = run.bountyId;
     ok(await claim(agent.owner.key, agent.owner.address, id, agent.agentId));
     ok(await step(agent.owner.key, id, "submit", "submit-run", { deliverable: "plagiarised" }));
@@ -484,13 +597,15 @@ describe("insurance: claims pay only verified losses, once per run", () => {
     ok(await api("POST", `/api/runs/${id}/resolve`, { body: { outcome: "poster" }, headers: adminHeaders() }));
     const claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
     assert.equal(claims.failureKind, "DISPUTE_LOST");
-    // 8.4 reward + fee, minus the 10 USDC slashed to the poster: nothing left to insure.
+    // 8 of agreed damages, minus the 10 USDC slashed to the poster: nothing left to insure.
     assert.equal(claims.insuredLoss, "0");
     assert.equal(claims.refusal, "NO_INSURED_LOSS");
     const signed = await signedAction(poster.key, "insurance-claim", "run", id);
     const before = await usdcBalance(poster.address);
     fails(await api("POST", `/api/insurance/bounty/${id}/claims`, { body: signed }), 409, "NO_INSURED_LOSS");
     assert.equal(await usdcBalance(poster.address), before);
-    assert.equal(await coverageOnChain(agent.agentId), 6_000_000n);
+    assert.equal(await coverageOnChain(agent.agentId), 8_000_000n);
+    // The run reopened: its cover stays what its first agent claimed under.
+    fails(await setCover(poster.key, run, 8_000_000n), 409, "COVER_ALREADY_SET");
   });
 });

@@ -130,6 +130,28 @@ describe("operations: liveness and readiness", () => {
     }
   });
 
+  it("a request that gets no connection within DATABASE_CONNECT_TIMEOUT_MS is 503 SERVICE_BUSY with Retry-After", async () => {
+    const running = await startTestApi({ DATABASE_POOL_SIZE: "1", DATABASE_CONNECT_TIMEOUT_MS: "300" });
+    const held = await running.deps.pool.connect();
+    let released = false;
+    try {
+      const t0 = performance.now();
+      const busy = await running.get("/api/agents?limit=1");
+      const elapsed = performance.now() - t0;
+      assert.equal(busy.status, 503);
+      assert.equal(busy.headers.get("retry-after"), "1");
+      assert.equal(((await busy.json()) as { error: { code: string } }).error.code, "SERVICE_BUSY");
+      assert.ok(elapsed >= 300 && elapsed < 3_000, `answered after ${elapsed.toFixed(0)} ms`);
+      assert.equal((await running.get("/health")).status, 200, "liveness does not use the request pool");
+      held.release();
+      released = true;
+      const served = await running.get("/api/agents?limit=1");
+      assert.equal(served.status, 200, "the same request is served once a connection is free");
+    } finally {
+      if (!released) held.release();
+    }
+  });
+
   it("/ready is 503 naming the relayer while it hangs, and a relayed call is a 504 within its deadline", async () => {
     const running = await startTestApi({
       RELAYER_URL: await hangingServer(),

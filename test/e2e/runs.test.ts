@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
-import { cidOf } from "@agenthub/api/lib/ipfs";
+import { cidOf } from "@agenthub/api/stores/ipfs";
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { buildActionMessage } from "@agenthub/sdk/protocol";
 import { keccak256, sha256, toHex } from "viem";
@@ -523,13 +523,25 @@ describe("runs: claiming", () => {
       eligible: true,
       reasons: [],
       messages: [],
-      agent: { id: agent.agentId, status: "PROVISIONAL", stakedAmount: "20000000", hasMinStake: true },
-      run: { id, state: "OPEN", reward: run.reward },
+      agent: {
+        id: agent.agentId,
+        status: "PROVISIONAL",
+        stakedAmount: "20000000",
+        hasMinStake: true,
+        availableCoverage: "0",
+      },
+      run: { id, state: "OPEN", reward: run.reward, requiredCoverage: "0" },
     });
     const no = ok(await api("GET", `/api/runs/${id}/claim-eligibility?agentId=${unstaked.agentId}`));
     assert.equal(no.eligible, false);
     assert.deepEqual(no.reasons, ["INSUFFICIENT_STAKE"]);
-    assert.deepEqual(no.agent, { id: unstaked.agentId, status: "UNVERIFIED", stakedAmount: "0", hasMinStake: false });
+    assert.deepEqual(no.agent, {
+      id: unstaked.agentId,
+      status: "UNVERIFIED",
+      stakedAmount: "0",
+      hasMinStake: false,
+      availableCoverage: "0",
+    });
     fails(await api("GET", `/api/runs/${id}/claim-eligibility?agentId=99999999`), 404, "AGENT_NOT_FOUND");
     fails(await api("GET", `/api/runs/99999999/claim-eligibility?agentId=${agent.agentId}`), 404, "RUN_NOT_FOUND");
     fails(await api("GET", `/api/runs/${id}/claim-eligibility`), 400, "VALIDATION_ERROR");

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { ERRORS } from "@agenthub/api/errors";
 import { AgentHub, AgentHubError, isAgentHubError } from "@agenthub/sdk";
 import { sdkTypesFor } from "../../scripts/lib/openapi-types.ts";
 import { api, db, freshIp, newWallet, stack } from "../support/stack.ts";
@@ -24,6 +25,29 @@ describe("sdk: generated types against the served /openapi.json", () => {
       await sdkTypesFor(served.body),
       "run `pnpm run compile`: the SDK's types differ from the API's document",
     );
+  });
+
+  it("types every code of the API's error catalogue, and only those (KnownErrorCode)", async () => {
+    const catalogue = Object.keys(ERRORS);
+    assert.ok(catalogue.length > 100);
+    const served = await api("GET", "/openapi.json");
+    assert.deepEqual(served.body.components.schemas.ErrorCode.enum, catalogue);
+    assert.deepEqual(served.body.components.schemas.Error.properties.error.properties.code, {
+      $ref: "#/components/schemas/ErrorCode",
+    });
+    // The SDK's ApiErrorCode (sdk/src/errors.ts) is this generated union.
+    const union = readFileSync(join(generated, "openapi.ts"), "utf8").match(
+      /^\s*ErrorCode: ((?:"[A-Z0-9_]+"(?: \| )?)+);$/m,
+    );
+    assert.ok(union, "the generated types declare the ErrorCode union");
+    assert.deepEqual(
+      union[1]!.split(" | ").map((c) => JSON.parse(c)),
+      catalogue,
+      "run `pnpm run compile`: the SDK's error codes differ from the API's catalogue",
+    );
+    for (const code of ["MEMBER_EXISTS", "NOT_PROPOSER", "INVALID_CONSENT", "WITHDRAWAL_NOT_READY"]) {
+      assert.ok(catalogue.includes(code), code);
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type RunConsentAction,
   type RunTerms,
   runConsentTypedData,
+  runCoverTypedData,
   runFundingTypedData,
 } from "@agenthub/sdk/protocol";
 import type { Address, Hex } from "viem";
@@ -47,6 +48,8 @@ export interface DraftOptions {
   deadlineIn?: number;
   maxRevisions?: number;
   title?: string;
+  /** Agreed damages the draft declares; openRun also sets them in the InsurancePool after funding. */
+  requiredCoverage?: bigint;
 }
 
 export async function createDraft(posterKey: Hex, posterAddress: Address, opts: DraftOptions = {}) {
@@ -60,6 +63,7 @@ export async function createDraft(posterKey: Hex, posterAddress: Address, opts: 
       reward: (opts.reward ?? 10_000_000n).toString(),
       deadline: deadline.toISOString(),
       ...(opts.maxRevisions === undefined ? {} : { maxRevisions: opts.maxRevisions }),
+      ...(opts.requiredCoverage === undefined ? {} : { requiredCoverage: opts.requiredCoverage.toString() }),
       ...signed,
     },
   });
@@ -105,13 +109,44 @@ export async function fundWithAuthorization(posterKey: Hex, run: FundableRun) {
   return api("POST", `/api/runs/${run.bountyId}/fund`, { body: { ...signed, authorization } });
 }
 
-/** A funded (OPEN) run; throws unless both steps succeed. */
+/** `key`'s EIP-712 RunCover of `amount` for on-chain run `onchainRunId` (InsurancePool domain). */
+export async function signCover(key: Hex, onchainRunId: string | bigint, amount: bigint, deadline?: bigint) {
+  const { account } = walletFromKey(key);
+  const at = deadline ?? (await chainTime()) + 3600n;
+  const signature = await account.signTypedData(
+    runCoverTypedData({
+      pool: deployments.contracts.InsurancePool.address,
+      chainId: chain.id,
+      runId: BigInt(onchainRunId),
+      amount,
+      deadline: at,
+    }),
+  );
+  return { amount: amount.toString(), deadline: Number(at), signature };
+}
+
+/** POST /cover: `key` signs the request and (unless `cover` is given) the RunCover of `amount`. */
+export async function setCover(
+  key: Hex,
+  run: { bountyId: number; onchainRunId: string | null },
+  amount: bigint,
+  cover?: Awaited<ReturnType<typeof signCover>>,
+) {
+  const signed = await signedAction(key, "set-run-cover", "run", run.bountyId);
+  const body = { ...signed, cover: cover ?? (await signCover(key, run.onchainRunId ?? 0n, amount)) };
+  return api("POST", `/api/runs/${run.bountyId}/cover`, { body });
+}
+
+/** A funded (OPEN) run, with its declared cover set on chain; throws unless every step succeeds. */
 export async function openRun(poster: { key: Hex; address: Address }, opts: DraftOptions = {}) {
   const draft = await createDraft(poster.key, poster.address, opts);
   if (draft.status !== 201) throw new Error(`create failed: ${draft.status} ${JSON.stringify(draft.body)}`);
   const funded = await fundWithAuthorization(poster.key, draft.body.run);
   if (funded.status !== 200) throw new Error(`fund failed: ${funded.status} ${JSON.stringify(funded.body)}`);
-  return funded.body.run as RunBody;
+  if (opts.requiredCoverage === undefined) return funded.body.run as RunBody;
+  const covered = await setCover(poster.key, funded.body.run, opts.requiredCoverage);
+  if (covered.status !== 200) throw new Error(`cover failed: ${covered.status} ${JSON.stringify(covered.body)}`);
+  return covered.body.run as RunBody;
 }
 
 export interface RunBody {

@@ -86,6 +86,7 @@ function defineViews(schemaName: string) {
         reputationEligible: boolean("reputation_eligible"),
         failedAgentId: uint("failed_agent_id"),
         failureKind: text("failure_kind"),
+        requiredCoverage: uint("required_coverage"),
         createdAt: uint("created_at").notNull(),
         createdTx: text("created_tx").notNull(),
         updatedAt: uint("updated_at").notNull(),

@@ -1,19 +1,21 @@
 import type pg from "pg";
 import { OrgScopedPool } from "./org-scope.ts";
 
-/** A request that cannot get a connection in time is answered 503 (never left waiting for good). */
-export const POOL_CONNECT_TIMEOUT_MS = 10_000;
+/** Bounds of every request's database work (docs/decisions.md, "Database pool and wait limits"). */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 
 // Postgres numerics and int8 stay strings: money never becomes a JS number. Connections taken while a request with
-// an organization key runs are scoped to that organization (org-scope.ts).
-export function createPool(url: string, max = 20): pg.Pool {
+// an organization key runs are scoped to that organization (org-scope.ts). A request that cannot get a connection
+// within `connectTimeoutMs` is answered 503 SERVICE_BUSY (app.ts), never left waiting for good.
+export function createPool(url: string, max = 20, connectTimeoutMs = 10_000): pg.Pool {
   const pool = new OrgScopedPool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectTimeoutMs,
     // No statement or open transaction may hold a connection without bound.
-    statement_timeout: 30_000,
-    idle_in_transaction_session_timeout: 30_000,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
   });
   pool.on("error", (error) => console.error("idle postgres client error", error.message));
   return pool;

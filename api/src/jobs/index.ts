@@ -8,7 +8,6 @@
 import { type Job, PgBoss } from "pg-boss";
 import type { Deps } from "../context.ts";
 import { QUEUES } from "../lib/queues.ts";
-import { runDueSubscriptions } from "../routes/subscriptions/scheduler.ts";
 import { publishPendingProfiles } from "../use-cases/agents/publish-profile.ts";
 import { pollBountyEvents } from "../webhooks/chain-bounty-events.ts";
 import { dispatchWebhooks } from "../webhooks/dispatch.ts";
@@ -17,6 +16,7 @@ import { keyCustody } from "./key-custody.ts";
 import { pruneStorage } from "./prune.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
 import { refreshSearchShares } from "./search-stats.ts";
+import { runDueSubscriptions } from "./subscription-runs.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
 
 export const JOB_SCHEMA = "pgboss";
@@ -103,7 +103,7 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       run: () => pollBountyEvents(deps),
     },
     {
-      // Subscriptions: creates every due run on chain (api/src/routes/subscriptions/scheduler.ts).
+      // Subscriptions: creates every due run on chain (jobs/subscription-runs.ts).
       name: QUEUES.subscriptionRuns,
       every: env.SUBSCRIPTION_INTERVAL_SECONDS,
       expireInSeconds: 600,

@@ -1,6 +1,7 @@
 // Request/response building blocks shared by every feature router.
 import { z } from "@hono/zod-openapi";
 import { isAddress, isHex } from "viem";
+import { ERRORS, type ErrorCode } from "../errors.ts";
 
 export const httpUrl = z
   .string()
@@ -18,7 +19,11 @@ export const address = z.string().refine((v) => isAddress(v, { strict: false }),
 export const hexSignature = z.string().refine((v) => isHex(v) && v.length >= 132, "must be a hex signature");
 export const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte transaction hash");
 export const baseUnits = z.string().regex(/^\d{1,30}$/, "must be an unsigned integer string in USDC base units");
-export const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) }).openapi("Error");
+/** Every code the API answers with (the catalogue), as one OpenAPI enum: the SDK's typed error codes come from it. */
+export const errorCode = z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]).openapi("ErrorCode", {
+  description: "The error's stable code (api/src/errors.ts); branch on it, not on the message",
+});
+export const errorSchema = z.object({ error: z.object({ code: errorCode, message: z.string() }) }).openapi("Error");
 
 export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   description,

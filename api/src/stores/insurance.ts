@@ -44,6 +44,12 @@ export async function hasCoverage(deps: Deps, agentId: number, required: bigint)
   return deps.chain.readContract({ ...pool(deps), functionName: "hasCoverage", args: [BigInt(agentId), required] });
 }
 
+/** Coverage not pending withdrawal: what a run's required coverage is compared with (as InsurancePool.hasCoverage). */
+export async function availableCoverage(deps: Deps, agentId: number): Promise<bigint> {
+  const [coverage, { amount }] = await Promise.all([coverageOf(deps, agentId), pendingWithdrawal(deps, agentId)]);
+  return coverage - amount;
+}
+
 export async function pendingWithdrawal(deps: Deps, agentId: number) {
   const [amount, availableAt] = await deps.chain.readContract({
     ...pool(deps),
@@ -64,27 +70,36 @@ export type FailureKind = Exclude<(typeof FAILURE_KINDS)[number], null>;
 export interface Claimability {
   failedAgentId: bigint;
   failureKind: FailureKind | null;
-  /** The poster's insured loss: reward + fee minus the stake already slashed to it for that failure (0 if none). */
+  /** The cover (agreed damages) the poster declared for the run (0 if none). */
+  cover: bigint;
+  /** What a claim pays before the coverage cap: the cover minus the stake already slashed to the poster (0 if none). */
   insuredLoss: bigint;
   claimed: boolean;
   coverage: bigint;
   /** Why a claim is not possible now (null when it is), as the claim route's error code. */
-  refusal: "NO_FAILED_AGENT" | "LOSS_NOT_VERIFIED" | "ALREADY_CLAIMED" | "NO_INSURED_LOSS" | "NO_COVERAGE" | null;
+  refusal:
+    | "NO_FAILED_AGENT"
+    | "LOSS_NOT_VERIFIED"
+    | "ALREADY_CLAIMED"
+    | "NO_COVER_DECLARED"
+    | "NO_INSURED_LOSS"
+    | "NO_COVERAGE"
+    | null;
 }
 
 /**
  * Whether the poster of on-chain run `runId` may claim, read from the chain (escrow failure record, pool): only a
- * verified failure (timeout, lost dispute) pays, once per run, at most the loss net of the slash the poster got.
+ * verified failure (timeout, lost dispute) of a run with a declared cover pays, once per run, at most the cover net
+ * of the slash the poster got (the escrow's refund is the poster's own deposit, not compensation).
  */
 export async function claimability(deps: Deps, runId: bigint): Promise<Claimability> {
   const escrow = { address: deps.deployments.contracts.RunEscrow.address, abi: RunEscrowAbi };
-  const [[agentId, kind, slashed], run, claimed] = await Promise.all([
+  const [[agentId, kind, slashed], cover, claimed] = await Promise.all([
     deps.chain.readContract({ ...escrow, functionName: "failureOf", args: [runId] }),
-    deps.chain.readContract({ ...escrow, functionName: "getRun", args: [runId] }),
+    deps.chain.readContract({ ...pool(deps), functionName: "runCoverOf", args: [runId] }),
     deps.chain.readContract({ ...pool(deps), functionName: "isClaimed", args: [runId] }),
   ]);
-  const damages = run.reward + run.fee;
-  const insuredLoss = agentId !== 0n && kind !== 1 && slashed < damages ? damages - slashed : 0n;
+  const insuredLoss = agentId !== 0n && kind !== 1 && slashed < cover ? cover - slashed : 0n;
   const coverage = agentId === 0n ? 0n : await coverageOf(deps, agentId);
   const refusal =
     agentId === 0n
@@ -93,12 +108,15 @@ export async function claimability(deps: Deps, runId: bigint): Promise<Claimabil
         ? "LOSS_NOT_VERIFIED"
         : claimed
           ? "ALREADY_CLAIMED"
-          : insuredLoss === 0n
-            ? "NO_INSURED_LOSS"
-            : coverage === 0n
-              ? "NO_COVERAGE"
-              : null;
-  return { failedAgentId: agentId, failureKind: FAILURE_KINDS[kind] ?? null, insuredLoss, claimed, coverage, refusal };
+          : cover === 0n
+            ? "NO_COVER_DECLARED"
+            : insuredLoss === 0n
+              ? "NO_INSURED_LOSS"
+              : coverage === 0n
+                ? "NO_COVERAGE"
+                : null;
+  const failureKind = FAILURE_KINDS[kind] ?? null;
+  return { failedAgentId: agentId, failureKind, cover, insuredLoss, claimed, coverage, refusal };
 }
 
 export async function stakeEntries(deps: Deps, agentId: number, limit: number, offset: number) {

@@ -1,6 +1,7 @@
 // Organizations (api.organization): the tenant row with its plan, branding, domain, quotas and sharing settings.
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Deps } from "../context.ts";
+import { isUniqueViolation } from "../db/errors.ts";
 import type { Db } from "../db/index.ts";
 import { asSystem } from "../db/org-scope.ts";
 import { organization } from "../db/schema/index.ts";
@@ -8,12 +9,6 @@ import type { PlanName } from "../domain/plans.ts";
 
 export type OrgRow = typeof organization.$inferSelect;
 type Reader = Pick<Deps, "db">;
-
-/** A unique index refused the write (drizzle wraps the driver's error in `cause`). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code === "23505" || e.cause?.code === "23505";
-}
 
 export async function findOrg(deps: Reader, id: string): Promise<OrgRow | null> {
   const [row] = await deps.db.select().from(organization).where(eq(organization.id, id));

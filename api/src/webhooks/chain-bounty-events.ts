@@ -3,8 +3,8 @@
 // periodic job reads the indexed run events after a cursor and queues the same events under the same dedupe keys.
 // Whichever path queues an event first wins; the other writes nothing, so each is still emitted exactly once.
 import type { Deps } from "../context.ts";
+import { queueBountyCompleted } from "../stores/run-orgs.ts";
 import { queueOrgEvents } from "../stores/webhook-outbox.ts";
-import { queueBountyCompleted } from "./bounty-events.ts";
 
 const CURSOR = "bounty-events";
 const BATCH = 500;

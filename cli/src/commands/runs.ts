@@ -1,4 +1,4 @@
-// agenthub runs create|fund|list|show|events|claim|start|submit|approve|revise|reject|dispute|cancel
+// agenthub runs create|fund|cover|list|show|events|claim|start|submit|approve|revise|reject|dispute|cancel
 import { readFileSync } from "node:fs";
 import type { Deliverable, RunState } from "@agenthub/sdk";
 import { Command } from "commander";
@@ -22,6 +22,7 @@ function runSummary(answer: { run: Record<string, unknown>; txHash?: string }) {
       "deadline",
       "claimedBy",
       "revisions",
+      "requiredCoverage",
     ]) + (answer.txHash ? `\ntxHash       ${answer.txHash}` : "")
   );
 }
@@ -57,6 +58,10 @@ export function runsCommand(): Command {
     .requiredOption("--reward <usdc>", "reward in USDC (plus a 5% fee at funding)")
     .option("--deadline <when>", "ISO date, or a duration from now on the chain's clock (3d, 12h)", "3d")
     .option("--max-revisions <n>", "0-10 (default 2)")
+    .option(
+      "--required-coverage <usdc>",
+      "agreed damages in USDC insurance pays you if the agent times out or loses a dispute; agents need that much coverage",
+    )
     .option("--fund", "fund it right away (EIP-3009 authorization bound to the run, relayed: no ETH needed)")
     .action(
       action(
@@ -68,6 +73,7 @@ export function runsCommand(): Command {
             reward: string;
             deadline: string;
             maxRevisions?: string;
+            requiredCoverage?: string;
             fund?: boolean;
           },
         ) => {
@@ -82,6 +88,9 @@ export function runsCommand(): Command {
             reward: usdc(flags.reward, "--reward"),
             deadline: seconds === undefined ? new Date(flags.deadline) : { inSeconds: seconds },
             ...(flags.maxRevisions === undefined ? {} : { maxRevisions: Number(flags.maxRevisions) }),
+            ...(flags.requiredCoverage === undefined
+              ? {}
+              : { requiredCoverage: usdc(flags.requiredCoverage, "--required-coverage") }),
           };
           const res = flags.fund ? await ctx.hub.runs.post(input, signer) : await ctx.hub.runs.create(input, signer);
           ctx.out.result(res, () => runSummary(res as never));
@@ -100,6 +109,21 @@ export function runsCommand(): Command {
         const runId = positiveInt(id, "runId");
         const signer = await ctx.signer();
         const res = await ctx.hub.runs.fund(runId, signer, flags.ownTx ? { wallet: await ctx.wallet() } : {});
+        ctx.out.result(res, () => runSummary(res as never));
+      }),
+    );
+
+  runs
+    .command("cover <runId>")
+    .description(
+      "set the run's cover (agreed damages) in the InsurancePool: funded, OPEN and never claimed, once (fund does it for a draft that declares one)",
+    )
+    .option("--amount <usdc>", "agreed damages in USDC (default: what the draft declares)")
+    .action(
+      action(async (ctx, id: string, flags: { amount?: string }) => {
+        const runId = positiveInt(id, "runId");
+        const amount = flags.amount === undefined ? undefined : usdc(flags.amount, "--amount");
+        const res = await ctx.hub.runs.setCover(runId, await ctx.signer(), amount);
         ctx.out.result(res, () => runSummary(res as never));
       }),
     );

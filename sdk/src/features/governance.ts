@@ -81,7 +81,7 @@ export class Governance {
     };
     const headers = { authorization: `Bearer ${token}` };
     const prepared = await this.core.call(this.core.api.POST("/api/advanced/governance/proposals", { body, headers }));
-    if (!("transaction" in prepared)) throw new AgentHubError(0, "UNEXPECTED_ANSWER", "no transaction to send");
+    if (!("transaction" in prepared)) throw AgentHubError.client("UNEXPECTED_ANSWER", "no transaction to send");
     this.core.progress("sign", `sending propose() from ${wallet.account.address}`);
     const hash = await wallet.sendTransaction({
       account: wallet.account,
@@ -108,7 +108,7 @@ export class Governance {
     const prepared = await this.core.call(
       this.core.api.POST(path, { params: { path: { proposalId } }, body: {}, headers }),
     );
-    if (!("transaction" in prepared)) throw new AgentHubError(0, "UNEXPECTED_ANSWER", "no transaction to send");
+    if (!("transaction" in prepared)) throw AgentHubError.client("UNEXPECTED_ANSWER", "no transaction to send");
     this.core.progress("sign", `sending cancel() from ${wallet.account.address}`);
     const hash = await wallet.sendTransaction({
       account: wallet.account,

@@ -99,7 +99,10 @@ export class Insurance {
     );
   }
 
-  /** The run's poster claims the failed agent's coverage (min(coverage, reward + fee)). */
+  /**
+   * The run's poster claims the failed agent's coverage after a timeout or a lost dispute: the run's declared cover
+   * (agreed damages) less the stake already slashed to the poster, capped by the coverage, once per run.
+   */
   async claim(runId: number, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "insurance-claim", "run", runId);
     return this.core.call(

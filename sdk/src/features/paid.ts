@@ -30,7 +30,7 @@ export interface PaymentReceipt {
 export async function paymentFor(core: Core, path: PaidPath, pay: PayWith) {
   const config = await core.config();
   const price = config.prices[path];
-  if (!price) throw new AgentHubError(0, "NOT_A_PAID_ROUTE", `the deployment announces no price for ${path}`);
+  if (!price) throw AgentHubError.client("NOT_A_PAID_ROUTE", `the deployment announces no price for ${path}`);
   const signer = toSigner(pay.signer);
   const scheme = pay.scheme ?? "x402";
   if (scheme === "x-payment") {

@@ -10,6 +10,7 @@ import { runEscrowAbi } from "../abi.ts";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
 import { deliverableHashOf, type RunConsentAction, runConsentTypedData } from "../protocol/run-consent.ts";
+import { runCoverTypedData } from "../protocol/run-cover.ts";
 import { runFundingTypedData } from "../protocol/run-funding.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { RequestBody, Run, RunState } from "../types.ts";
@@ -24,6 +25,11 @@ export interface CreateRunInput {
   deadline: Date | string | { inSeconds: number };
   /** 0-10, default 2. */
   maxRevisions?: number;
+  /**
+   * Agreed damages (USDC base units) insurance pays you if the agent times out or loses a dispute, less the stake
+   * slashed to you; an agent needs that much coverage to claim. Set in the InsurancePool when the run is funded.
+   */
+  requiredCoverage?: bigint | string;
 }
 
 export type Deliverable =
@@ -96,6 +102,9 @@ export class Runs {
           reward: BigInt(input.reward).toString(),
           deadline,
           ...(input.maxRevisions === undefined ? {} : { maxRevisions: input.maxRevisions }),
+          ...(input.requiredCoverage === undefined
+            ? {}
+            : { requiredCoverage: BigInt(input.requiredCoverage).toString() }),
           ...signed,
         },
       }),
@@ -105,26 +114,57 @@ export class Runs {
   /**
    * Funds a draft (OPEN): by default the poster signs an EIP-3009 authorization of reward + fee whose nonce binds
    * the run's terms, and the relayer calls createRunWithAuthorization (no ETH needed; the relayer can fund exactly
-   * this run or nothing). With `wallet`, the poster sends createRun itself and the API records it.
+   * this run or nothing). With `wallet`, the poster sends createRun itself and the API records it. A draft that
+   * declares a cover then gets it set in the InsurancePool ({@link setCover}): agents cannot claim it before.
    */
   async fund(runId: number, signer: SignerLike, opts: { wallet?: OwnWallet } = {}) {
     const run = await this.get(runId);
     const value = BigInt(run.reward) + BigInt(run.fee);
     const escrow = await contractAddress(this.core, "RunEscrow");
+    let funded: Awaited<ReturnType<typeof this.sendFunding>>;
     if (opts.wallet) {
       const txHash = await this.createOnChain(run, escrow, value, opts.wallet);
       const signed = await this.core.signAction(signer, "fund-run", "run", runId);
-      return this.core.call(
-        this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body: { ...signed, txHash } }),
-      );
+      funded = await this.sendFunding(runId, { ...signed, txHash });
+    } else {
+      const authorization = await this.signFunding(run, escrow, value, signer);
+      const signed = await this.core.signAction(signer, "fund-run", "run", runId);
+      this.core.progress("api", `funding run ${runId}: the relayer moves ${value} USDC base units into escrow`);
+      funded = await this.sendFunding(runId, { ...signed, authorization });
     }
-    const authorization = await this.signFunding(run, escrow, value, signer);
-    const signed = await this.core.signAction(signer, "fund-run", "run", runId);
-    this.core.progress("api", `funding run ${runId}: the relayer moves ${value} USDC base units into escrow`);
+    return funded.run.coverPending ? this.setCover(runId, signer) : funded;
+  }
+
+  private sendFunding(runId: number, body: RequestBody<"/api/runs/{id}/fund", "post">) {
+    return this.core.call(this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body }));
+  }
+
+  /**
+   * Sets the run's cover in the InsurancePool (funded, OPEN, never claimed; once): the poster signs the EIP-712
+   * RunCover of `amount` (default: what the draft declares) and the relayer submits it.
+   */
+  async setCover(runId: number, signerLike: SignerLike, amount?: bigint | string) {
+    const signer = toSigner(signerLike);
+    const run = await this.get(runId);
+    if (run.onchainRunId === null) throw new AgentHubError(0, "INVALID_RUN_STATE", `run ${runId} is not funded yet`);
+    const cover = BigInt(amount ?? run.requiredCoverage);
+    const config = await this.core.config();
+    const deadline = (await this.core.chainTime()) + PERMIT_TTL_SECONDS;
+    this.core.progress("sign", `signing the run's cover: ${cover} USDC base units of agreed damages`);
+    const signature = await signer.signTypedData(
+      runCoverTypedData({
+        pool: await contractAddress(this.core, "InsurancePool"),
+        chainId: config.chainId,
+        runId: BigInt(run.onchainRunId),
+        amount: cover,
+        deadline,
+      }),
+    );
+    const signed = await this.core.signAction(signer, "set-run-cover", "run", runId);
     return this.core.call(
-      this.core.api.POST("/api/runs/{id}/fund", {
+      this.core.api.POST("/api/runs/{id}/cover", {
         params: { path: { id: runId } },
-        body: { ...signed, authorization },
+        body: { ...signed, cover: { amount: cover.toString(), deadline: Number(deadline), signature } },
       }),
     );
   }
@@ -133,7 +173,7 @@ export class Runs {
   private async signFunding(run: Run, escrow: Address, value: bigint, signerLike: SignerLike) {
     const signer = toSigner(signerLike);
     if (!isAddressEqual(signer.address, run.posterAddress as Address)) {
-      throw new AgentHubError(0, "NOT_RUN_POSTER", `run ${run.bountyId} is ${run.posterAddress}'s to fund`);
+      throw AgentHubError.client("NOT_RUN_POSTER", `run ${run.bountyId} is ${run.posterAddress}'s to fund`);
     }
     const config = await this.core.config();
     const validBefore = (await this.core.chainTime()) + PERMIT_TTL_SECONDS;
@@ -161,7 +201,7 @@ export class Runs {
   }
 
   private async createOnChain(run: Run, escrow: Address, value: bigint, wallet: OwnWallet): Promise<Hex> {
-    if (run.state !== "DRAFT") throw new AgentHubError(0, "RUN_ALREADY_FUNDED", `run ${run.bountyId} is ${run.state}`);
+    if (run.state !== "DRAFT") throw AgentHubError.client("RUN_ALREADY_FUNDED", `run ${run.bountyId} is ${run.state}`);
     await approveUsdc(this.core, wallet, escrow, value);
     const deadline = BigInt(Math.floor(Date.parse(run.deadline) / 1000));
     return sendOwn(
@@ -177,7 +217,7 @@ export class Runs {
     );
   }
 
-  /** Drafts and funds in one go (permit); answers the OPEN run. */
+  /** Drafts and funds in one go (authorization; the declared cover too); answers the OPEN run. */
   async post(input: CreateRunInput, signer: SignerLike) {
     const draft = await this.create(input, signer);
     return this.fund(draft.run.bountyId, signer);
@@ -203,7 +243,7 @@ export class Runs {
     const escrow = await contractAddress(this.core, "RunEscrow");
     const { domain, message } = served.typedData;
     if (!isAddressEqual(domain.verifyingContract as Address, escrow) || message.action !== action) {
-      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served is not for this escrow and action");
+      throw AgentHubError.client("CONSENT_MISMATCH", "the consent the API served is not for this escrow and action");
     }
     const typed = runConsentTypedData({
       escrow,
@@ -216,10 +256,10 @@ export class Runs {
       deadline: BigInt(message.deadline),
     });
     if (extra.agentId !== undefined && typed.message.agentId !== BigInt(extra.agentId)) {
-      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served names another agent");
+      throw AgentHubError.client("CONSENT_MISMATCH", "the consent the API served names another agent");
     }
     if (extra.deliverableHash !== undefined && typed.message.deliverableHash !== extra.deliverableHash) {
-      throw new AgentHubError(0, "CONSENT_MISMATCH", "the consent the API served names another deliverable");
+      throw AgentHubError.client("CONSENT_MISMATCH", "the consent the API served names another deliverable");
     }
     this.core.progress("sign", `signing the on-chain consent to ${action} run ${runId} as ${signer.address}`);
     return {

@@ -26,7 +26,7 @@ export const PERMIT_TTL_SECONDS = 3600n;
 /** The address of a deployed platform contract (GET /api/config -> contracts). */
 export async function contractAddress(core: Core, name: string): Promise<Address> {
   const address = (await core.config()).contracts[name];
-  if (!address) throw new AgentHubError(0, "UNKNOWN_CONTRACT", `the deployment has no ${name}`);
+  if (!address) throw AgentHubError.client("UNKNOWN_CONTRACT", `the deployment has no ${name}`);
   return address as Address;
 }
 

@@ -24,6 +24,12 @@ export {
   runConsentTypedData,
 } from "./run-consent.ts";
 export {
+  INSURANCE_POOL_EIP712_NAME,
+  INSURANCE_POOL_EIP712_VERSION,
+  RUN_COVER_TYPES,
+  runCoverTypedData,
+} from "./run-cover.ts";
+export {
   RECEIVE_WITH_AUTHORIZATION_TYPES,
   RUN_FUNDING_TAG,
   type RunTerms,

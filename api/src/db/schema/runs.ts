@@ -10,6 +10,8 @@ export const run = api.table("run", {
   deadline: bigint("deadline", { mode: "number" }).notNull(),
   maxRevisions: integer("max_revisions").notNull(),
   requestCid: text("request_cid").notNull(),
+  /** The cover (agreed damages) the poster's draft declares; the InsurancePool's is set after funding (migration 190). */
+  declaredCoverage: numeric("declared_coverage", { precision: 78, scale: 0 }),
   onchainRunId: numeric("onchain_run_id", { precision: 78, scale: 0 }),
   fundingTx: text("funding_tx"),
   fundedAt: timestamp("funded_at", { withTimezone: true }),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { address, hexSignature, offsetPageQuery, txHash } from "../../lib/schemas.ts";
-import { PROPOSAL_STATES } from "./repository.ts";
+import { PROPOSAL_STATES } from "../../stores/governance.ts";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 const uint256 = z

@@ -28,8 +28,8 @@ import {
   stakeEntries,
 } from "../../stores/insurance.ts";
 import { requireAgent } from "../../use-cases/guards.ts";
-import { chainNow } from "../runs/escrow.ts";
-import { getRun } from "../runs/repository.ts";
+import { chainNow } from "../../use-cases/runs/escrow.ts";
+import { getRun } from "../../use-cases/runs/get-run.ts";
 import {
   agentIdParam,
   agentStakes,
@@ -62,6 +62,7 @@ const REVERTS: RevertCodes = {
   InsurancePoolNoFailure: { status: 409, code: "NO_FAILED_AGENT" },
   InsurancePoolLossNotVerified: { status: 409, code: "LOSS_NOT_VERIFIED" },
   InsurancePoolNoLoss: { status: 409, code: "NO_INSURED_LOSS" },
+  InsurancePoolNoCoverDeclared: { status: 409, code: "NO_COVER_DECLARED" },
   ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
   ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_BALANCE" },
 };
@@ -130,8 +131,9 @@ const claimRoute = createRoute({
   tags: TAG,
   summary:
     "The run's poster claims against the failed agent's coverage (signed action insurance-claim:run:<bountyId>). " +
-    "Only a verified loss pays (the agent timed out or lost a dispute; a rejection is refunded by the escrow: " +
-    "409 LOSS_NOT_VERIFIED), once per run, min(coverage, reward + fee - stake already slashed to the poster)",
+    "Only a verified loss of a run with a declared cover pays (the agent timed out or lost a dispute; a rejection: " +
+    "409 LOSS_NOT_VERIFIED; no cover: 409 NO_COVER_DECLARED): the escrow's refund is the poster's own deposit, " +
+    "insurance pays the agreed damages, once per run: min(cover - stake already slashed to the poster, coverage)",
   request: { params: bountyIdParam, body: jsonBody(claimBody) },
   responses: { 200: json(claimResult, "Claim paid"), ...errorResponses(400, 401, 403, 404, 409) },
 });
@@ -144,8 +146,10 @@ function refusalMessage(state: Awaited<ReturnType<typeof claimability>>, bountyI
       return `agent ${state.failedAgentId} was rejected on run ${bountyId}: a rejection is the poster's own call and the escrow refunded reward + fee in full; insurance pays only timeouts and lost disputes`;
     case "ALREADY_CLAIMED":
       return `run ${bountyId} was already paid by insurance (one payout per run)`;
+    case "NO_COVER_DECLARED":
+      return `run ${bountyId}'s poster declared no cover: the escrow refunded the deposit, and insurance pays only agreed damages declared before the work started`;
     case "NO_INSURED_LOSS":
-      return `the stake slashed to the poster already covers run ${bountyId}'s reward + fee`;
+      return `the stake slashed to the poster already paid run ${bountyId}'s declared cover`;
     default:
       return `agent ${state.failedAgentId} has no insurance coverage`;
   }
@@ -357,6 +361,7 @@ export const insuranceRoutes = router()
           onchainRunId: null,
           failedAgentId: null,
           failureKind: null,
+          cover: "0",
           insuredLoss: "0",
           claimable: false,
           refusal: "NO_FAILED_AGENT",
@@ -373,6 +378,7 @@ export const insuranceRoutes = router()
         onchainRunId: runId.toString(),
         failedAgentId: state.failedAgentId === 0n ? null : Number(state.failedAgentId),
         failureKind: state.failureKind,
+        cover: state.cover.toString(),
         insuredLoss: state.insuredLoss.toString(),
         claimable: state.refusal === null,
         refusal: state.refusal,

@@ -153,8 +153,13 @@ export const bountyClaims = z
       .enum(["REJECTED", "TIMED_OUT", "DISPUTE_LOST"])
       .nullable()
       .openapi({ description: "how the agent failed; only TIMED_OUT and DISPUTE_LOST are insured losses" }),
+    cover: z.string().openapi({
+      description:
+        "the agreed damages the poster declared for the run before it was claimed (InsurancePool.runCoverOf); 0: none, nothing to claim",
+    }),
     insuredLoss: z.string().openapi({
-      description: "reward + fee minus the stake already slashed to the poster for this failure (0 if not insured)",
+      description:
+        "the cover minus the stake already slashed to the poster for this failure (0 if not insured); a claim pays it, capped by the agent's coverage",
     }),
     claimable: z.boolean().openapi({ description: "a claim against failedAgentId's coverage is possible now" }),
     refusal: z

@@ -1,133 +1,13 @@
-// On-chain consent to a run action (docs/decisions.md, "Relayed run actions need the party's consent"): the
-// relayer only submits RunEscrow's `<action>BySig` with the poster's or the agent token owner's EIP-712
-// `RunConsent`, which the escrow verifies. The API checks it first (signer, deadline, nonce, signature, ERC-1271
-// included) so a bad one is a clear 4xx and never a relayed revert, and serves what a client signs:
-// GET /api/runs/:id/consent.
-import { AgentIdentityAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
-import {
-  consentNonceKey,
-  RUN_CONSENT_ACTIONS,
-  type RunConsentAction,
-  runConsentTypedData,
-} from "@agenthub/sdk/protocol";
+// GET /api/runs/:id/consent: the EIP-712 RunConsent a party signs for a relayed step.
+import { RUN_CONSENT_ACTIONS } from "@agenthub/sdk/protocol";
 import { createRoute, z } from "@hono/zod-openapi";
-import { type Address, getAddress, type Hex, isAddressEqual, zeroHash } from "viem";
-import type { Deps } from "../../context.ts";
-import { ApiError, errors } from "../../errors.ts";
+import type { Hex } from "viem";
 import { router } from "../../lib/openapi.ts";
 import { address, errorResponses, json } from "../../lib/schemas.ts";
-import { chainNow } from "./escrow.ts";
-import { getRun, type RunRecord } from "./repository.ts";
-import { type ConsentInput, runIdParam } from "./schemas.ts";
-
-/** How long a consent served by GET .../consent stays usable (chain time); clients may choose their own. */
-const DEFAULT_CONSENT_TTL_SECONDS = 3600n;
+import { consentRequest } from "../../use-cases/runs/consent.ts";
+import { runIdParam } from "./schemas.ts";
 
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "bytes32 hex");
-
-export interface ConsentTuple {
-  signer: Address;
-  nonce: bigint;
-  deadline: bigint;
-  signature: Hex;
-}
-
-const escrowAddress = (deps: Deps) => deps.deployments.contracts.RunEscrow.address;
-
-/** The agent token's owner now (rewards and consents follow the token). */
-export async function agentOwnerOnChain(deps: Deps, agentId: number | bigint): Promise<Address> {
-  return deps.chain.readContract({
-    address: deps.deployments.contracts.AgentIdentity.address,
-    abi: AgentIdentityAbi,
-    functionName: "ownerOf",
-    args: [BigInt(agentId)],
-  }) as Promise<Address>;
-}
-
-/** Who may consent to `action` on `run` (claiming: `agentId`'s owner). */
-async function partiesOf(deps: Deps, run: RunRecord, action: RunConsentAction, agentId?: number): Promise<Address[]> {
-  const poster = getAddress(run.poster);
-  if (["approve", "requestRevision", "reject", "cancel"].includes(action)) return [poster];
-  const agent = action === "claim" ? agentId : run.agentId;
-  if (agent === undefined || agent === null) return action === "dispute" ? [poster] : [];
-  const owner = await agentOwnerOnChain(deps, agent);
-  return action === "dispute" ? [poster, owner] : [owner];
-}
-
-function typedData(
-  deps: Deps,
-  run: RunRecord,
-  action: RunConsentAction,
-  fields: { agentId?: number; deliverableHash?: Hex; nonce: bigint; deadline: bigint },
-) {
-  if (run.onchainRunId === null) throw errors.conflict("INVALID_RUN_STATE", `run ${run.id} is not funded yet`);
-  const agentId = action === "claim" ? fields.agentId : (run.agentId ?? undefined);
-  const deliverableHash = action === "submit" ? fields.deliverableHash : ((run.deliverableHash as Hex) ?? zeroHash);
-  return runConsentTypedData({
-    escrow: escrowAddress(deps),
-    chainId: deps.chain.chain?.id ?? 84532,
-    action,
-    runId: run.onchainRunId,
-    agentId: agentId === undefined ? 0n : BigInt(agentId),
-    deliverableHash: deliverableHash ?? zeroHash,
-    nonce: fields.nonce,
-    deadline: fields.deadline,
-  });
-}
-
-/**
- * Checks the consent a request carries for `action` on `run` and returns it as RunEscrow takes it. `fallback` is
- * the request message's signer (the default consent signer). For claim pass the agent, for submit the hash.
- */
-export async function requireConsent(
-  deps: Deps,
-  run: RunRecord,
-  action: RunConsentAction,
-  consent: ConsentInput,
-  fallback: Address,
-  extra: { agentId?: number; deliverableHash?: Hex } = {},
-): Promise<ConsentTuple> {
-  const signer = getAddress(consent.signer ?? fallback);
-  const parties = await partiesOf(deps, run, action, extra.agentId);
-  if (!parties.some((p) => isAddressEqual(p, signer))) {
-    throw errors.forbidden(
-      "CONSENT_SIGNER_MISMATCH",
-      `the on-chain consent to ${action} must be signed by ${parties.join(" or ")} (the escrow checks it), not ${signer}`,
-    );
-  }
-  const deadline = BigInt(consent.deadline);
-  if (deadline < (await chainNow(deps))) {
-    throw new ApiError(400, "CONSENT_EXPIRED", `the consent expired at ${deadline} (chain time)`);
-  }
-  const nonce = BigInt(consent.nonce);
-  const key = nonce >> 64n;
-  if (key >= 1n << 192n) throw new ApiError(400, "VALIDATION_ERROR", "consent.nonce is not a uint256 keyed nonce");
-  const next = await deps.chain.readContract({
-    address: escrowAddress(deps),
-    abi: RunEscrowAbi,
-    functionName: "nonces",
-    args: [signer, key],
-  });
-  if (nonce !== next) {
-    throw errors.conflict(
-      "CONSENT_NONCE_USED",
-      `consent.nonce ${nonce} is not ${signer}'s next nonce of key ${key} (${next}); sign again`,
-    );
-  }
-  const signature = consent.signature as Hex;
-  const valid = await deps.chain.verifyTypedData({
-    address: signer,
-    signature,
-    ...typedData(deps, run, action, { ...extra, nonce, deadline }),
-  });
-  if (!valid) {
-    throw errors.forbidden(
-      "INVALID_CONSENT",
-      `the consent is not ${signer}'s signature of RunConsent(${action}) for this run, agent and deliverable (GET /api/runs/${run.id}/consent shows what to sign)`,
-    );
-  }
-  return { signer, nonce, deadline, signature };
-}
 
 const consentQuery = z.object({
   action: z.enum(RUN_CONSENT_ACTIONS).openapi({ description: "the escrow action (its ...BySig function)" }),
@@ -177,37 +57,23 @@ const consentRoute = createRoute({
 });
 
 export const consentRoutes = router().openapi(consentRoute, async (c) => {
-  const deps = c.get("deps");
-  const { id } = c.req.valid("param");
   const q = c.req.valid("query");
-  const run = await getRun(deps, id);
-  if (q.action === "claim" && q.agentId === undefined) throw errors.validation("agentId is required for claim");
-  if (q.action === "submit" && q.deliverableHash === undefined) {
-    throw errors.validation("deliverableHash is required for submit");
-  }
-  if (run.onchainRunId === null) throw errors.conflict("INVALID_RUN_STATE", `run ${id} is not funded yet`);
-  const signer = getAddress(q.signer);
-  const nonce = await deps.chain.readContract({
-    address: escrowAddress(deps),
-    abi: RunEscrowAbi,
-    functionName: "nonces",
-    args: [signer, consentNonceKey(run.onchainRunId)],
-  });
-  const deadline = (await chainNow(deps)) + DEFAULT_CONSENT_TTL_SECONDS;
-  const typed = typedData(deps, run, q.action, {
+  const r = await consentRequest(c.get("deps"), {
+    runId: c.req.valid("param").id,
+    action: q.action,
+    signer: q.signer as `0x${string}`,
     agentId: q.agentId,
     deliverableHash: q.deliverableHash as Hex | undefined,
-    nonce,
-    deadline,
   });
+  const typed = r.typedData;
   const m = typed.message;
   return c.json(
     {
-      action: q.action,
-      signer,
-      parties: await partiesOf(deps, run, q.action, q.agentId),
-      nonce: nonce.toString(),
-      deadline: Number(deadline),
+      action: r.action,
+      signer: r.signer,
+      parties: r.parties,
+      nonce: r.nonce.toString(),
+      deadline: Number(r.deadline),
       typedData: {
         domain: typed.domain,
         types: { RunConsent: [...typed.types.RunConsent] },

@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
-import { requireAgent } from "../../use-cases/guards.ts";
-import { checkClaim } from "./eligibility.ts";
-import { chainNow } from "./escrow.ts";
-import { getRun, listRuns, runEvents } from "./repository.ts";
+import { listRuns, runEvents } from "../../stores/runs.ts";
+import { claimEligibility } from "../../use-cases/runs/claim-eligibility.ts";
+import { getRun } from "../../use-cases/runs/get-run.ts";
 import { eligibility, runDetail, runEvent, runIdParam, runListItem, runState } from "./schemas.ts";
 import { toRunDetail, toRunEvents, toRunListItem } from "./views.ts";
 
@@ -84,12 +83,10 @@ export const readRoutes = router()
     return c.json(await toRunDetail(deps, run), 200);
   })
   .openapi(eligibilityRoute, async (c) => {
-    const deps = c.get("deps");
-    const run = await getRun(deps, c.req.valid("param").id);
-    const { agentId } = c.req.valid("query");
-    const agent = await requireAgent(deps, agentId);
-    const [now, { minStake }] = await Promise.all([chainNow(deps), deps.params.current()]);
-    const check = checkClaim(run, agent, now, minStake);
+    const { run, agent, check, availableCoverage } = await claimEligibility(c.get("deps"), {
+      runId: c.req.valid("param").id,
+      agentId: c.req.valid("query").agentId,
+    });
     return c.json(
       {
         eligible: check.problems.length === 0,
@@ -100,8 +97,14 @@ export const readRoutes = router()
           status: check.status,
           stakedAmount: check.stakedAmount.toString(),
           hasMinStake: check.stakedAmount >= check.minStake,
+          availableCoverage: availableCoverage.toString(),
         },
-        run: { id: run.id, state: run.state, reward: run.reward.toString() },
+        run: {
+          id: run.id,
+          state: run.state,
+          reward: run.reward.toString(),
+          requiredCoverage: run.requiredCoverage.toString(),
+        },
       },
       200,
     );

@@ -1,7 +1,14 @@
 import { z } from "@hono/zod-openapi";
+import { RUN_STATES } from "../../domain/run-state.ts";
 import { address, hexSignature, txHash } from "../../lib/schemas.ts";
+
+/** A positive uint128 of USDC base units, as a decimal string. */
+const positiveUnits = z
+  .string()
+  .regex(/^\d{1,39}$/, "USDC base units as an unsigned integer string")
+  .refine((v) => BigInt(v) > 0n && BigInt(v) < 2n ** 128n, "between 1 and 2^128 - 1 base units");
+
 import { agentStatus } from "../agents/schemas.ts";
-import { RUN_STATES } from "./state.ts";
 
 export const runState = z.enum(RUN_STATES).openapi("RunState");
 
@@ -37,7 +44,6 @@ export const consentField = z
     description:
       "EIP-712 RunConsent of the poster (approve, request-revision, reject, cancel, dispute) or of the agent token's owner (claim, start, submit, dispute), for RunEscrow's ...BySig; see GET /api/runs/{id}/consent",
   });
-export type ConsentInput = z.infer<typeof consentField>;
 
 export const runListItem = z
   .object({
@@ -56,6 +62,14 @@ export const runListItem = z
     claimedBy: z.number().nullable(),
     revisions: z.number(),
     maxRevisions: z.number(),
+    requiredCoverage: z.string().openapi({
+      description:
+        'USDC base units of active insurance coverage an agent needs to claim the run: the cover (agreed damages) its poster declared, which insurance pays (less the stake slashed to the poster) after a timeout or a lost dispute; "0" when none',
+    }),
+    coverPending: z.boolean().openapi({
+      description:
+        "the draft declares a cover the poster has not set in the InsurancePool yet (POST /api/runs/{id}/cover): agents cannot claim it until then",
+    }),
     createdAt: z.string(),
   })
   .openapi("RunListItem");
@@ -83,12 +97,13 @@ export const createBody = z
     posterAddress: address,
     title: z.string().trim().min(1).max(200),
     description: z.string().trim().min(1).max(20_000),
-    reward: z
-      .string()
-      .regex(/^\d{1,39}$/, "USDC base units as an unsigned integer string")
-      .refine((v) => BigInt(v) > 0n && BigInt(v) < 2n ** 128n, "between 1 and 2^128 - 1 base units"),
+    reward: positiveUnits,
     deadline: z.iso.datetime({ offset: true }).openapi({ description: "ISO 8601; must be in the future" }),
     maxRevisions: z.number().int().min(0).max(10).default(2),
+    requiredCoverage: positiveUnits.optional().openapi({
+      description:
+        "agreed damages (USDC base units) insurance pays if an agent times out or loses a dispute on this run; an agent needs that much active coverage to claim it. Set on chain after funding with POST /api/runs/{id}/cover",
+    }),
     ...signedFields,
   })
   .strict();
@@ -116,6 +131,24 @@ export const fundBody = z
     (b) => (b.authorization === undefined) !== (b.txHash === undefined),
     "give exactly one of authorization or txHash",
   );
+
+export const coverBody = z
+  .object({
+    ...signedFields,
+    cover: z
+      .object({
+        amount: positiveUnits.openapi({
+          description: "USDC base units; the draft's requiredCoverage when it declares one",
+        }),
+        deadline: z.number().int().positive().openapi({ description: "unix seconds (chain time)" }),
+        signature: hexSignature.openapi({
+          description:
+            "the poster's EIP-712 RunCover(runId, amount, deadline) in the InsurancePool's domain (SDK: runCoverTypedData); ECDSA or ERC-1271",
+        }),
+      })
+      .strict(),
+  })
+  .strict();
 
 export const claimBody = z.object({
   agentId: z.number().int().positive(),
@@ -162,8 +195,16 @@ export const eligibility = z
     eligible: z.boolean(),
     reasons: z.array(z.string()).openapi({ description: "stable codes of every failed condition" }),
     messages: z.array(z.string()),
-    agent: z.object({ id: z.number(), status: agentStatus, stakedAmount: z.string(), hasMinStake: z.boolean() }),
-    run: z.object({ id: z.number(), state: runState, reward: z.string() }),
+    agent: z.object({
+      id: z.number(),
+      status: agentStatus,
+      stakedAmount: z.string(),
+      hasMinStake: z.boolean(),
+      availableCoverage: z
+        .string()
+        .openapi({ description: "insurance coverage not pending withdrawal (InsurancePool), USDC base units" }),
+    }),
+    run: z.object({ id: z.number(), state: runState, reward: z.string(), requiredCoverage: z.string() }),
   })
   .openapi("ClaimEligibility");
 

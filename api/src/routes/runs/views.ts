@@ -4,9 +4,10 @@ import * as raw from "multiformats/codecs/raw";
 import { create as createDigest } from "multiformats/hashes/digest";
 import { sha256 } from "multiformats/hashes/sha2";
 import type { Deps } from "../../context.ts";
-import { isoFromSeconds, type RunEventRecord, type RunRecord } from "./repository.ts";
+import { apiState } from "../../domain/run-state.ts";
+import { isoFromSeconds } from "../../lib/time.ts";
+import type { RunEventRecord, RunRecord } from "../../stores/runs.ts";
 import type { runDetail, runEvent, runListItem } from "./schemas.ts";
-import { apiState } from "./state.ts";
 
 export function toRunListItem(run: RunRecord): z.infer<typeof runListItem> {
   return {
@@ -22,6 +23,8 @@ export function toRunListItem(run: RunRecord): z.infer<typeof runListItem> {
     claimedBy: run.agentId,
     revisions: run.revisions,
     maxRevisions: run.maxRevisions,
+    requiredCoverage: run.requiredCoverage.toString(),
+    coverPending: run.coverPending,
     createdAt: run.createdAt.toISOString(),
   };
 }
@@ -32,12 +35,11 @@ export function deliverableCid(hash: string): string {
   return CID.createV1(raw.code, createDigest(sha256.code, bytes)).toString();
 }
 
-export async function toRunDetail(deps: Deps, run: RunRecord): Promise<z.infer<typeof runDetail>> {
+export async function toRunDetail(deps: Pick<Deps, "ipfs">, run: RunRecord): Promise<z.infer<typeof runDetail>> {
   let deliverableUri: string | null = null;
   if (run.deliverableHash) {
     const cid = deliverableCid(run.deliverableHash);
-    const stored = await deps.pool.query("select 1 from api.ipfs_object where cid = $1", [cid]);
-    if (stored.rowCount) deliverableUri = `ipfs://${cid}`;
+    if (await deps.ipfs.has(cid)) deliverableUri = `ipfs://${cid}`;
   }
   return {
     ...toRunListItem(run),

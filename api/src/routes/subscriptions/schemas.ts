@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { address, baseUnits, hexSignature, pathId } from "../../lib/schemas.ts";
-import { SUBSCRIPTION_STATUSES } from "./repository.ts";
+import { address, baseUnits, hexSignature, pageQuery, pathId } from "../../lib/schemas.ts";
+import { SUBSCRIPTION_STATUSES } from "../../stores/subscriptions.ts";
 
 const signed = {
   signature: hexSignature,
@@ -50,8 +50,7 @@ export const idParam = z.object({ id: pathId("id") });
 export const listQuery = z.object({
   posterAddress: address.optional(),
   status: z.enum(SUBSCRIPTION_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageQuery({ maxPage: 100_000 }),
 });
 
 export const previewQuery = z.object({
@@ -178,10 +177,7 @@ export const createResult = z
   .object({ subscription, detected, costs, txHash: z.string(), credited: z.string(), message: z.string() })
   .openapi("SubscriptionCreated");
 
-export const runsQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-});
+export const runsQuery = z.object(pageQuery({ defaultLimit: 50, maxPage: 100_000 }));
 
 export const runsResult = z
   .object({

@@ -342,7 +342,7 @@ export const verificationRoutes = router()
     if (!passed) {
       return c.json(
         {
-          error: { code: "SKILL_TEST_FAILED", message: row.message ?? "skill test failed" },
+          error: { code: "SKILL_TEST_FAILED" as const, message: row.message ?? "skill test failed" },
           verification: toView(row, now),
         },
         400,

@@ -11,9 +11,8 @@ import {
 import { apiError } from "../../errors.ts";
 import type { Limit } from "../../lib/rate-limit.ts";
 import { verifySignedAction } from "../../lib/signed-action.ts";
-import { findRun, type RunRecord } from "../../routes/runs/repository.ts";
 import { insertReport, openReportId } from "../../stores/reports.ts";
-import { agentActedOnRun } from "../../stores/run-actions.ts";
+import { agentActedOnRun, findRun, type RunRecord } from "../../stores/runs.ts";
 import { requireAgent } from "../guards.ts";
 
 /** Per verified reporter address (after the signature); the per-IP limit is the route's. */

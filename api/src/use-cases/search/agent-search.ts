@@ -4,6 +4,7 @@
 import pg from "pg";
 import type { Logger } from "pino";
 import type { ChainNames } from "../../db/index.ts";
+import { STATEMENT_TIMEOUT_MS } from "../../db/pool.ts";
 import type { ApiEnv } from "../../env.ts";
 import { SearchCache } from "../../stores/search/cache.ts";
 import { estimateMatches, type SearchFilters, searchPage } from "../../stores/search/query.ts";
@@ -35,7 +36,11 @@ export class AgentSearch {
   constructor(
     private readonly env: Pick<
       ApiEnv,
-      "DATABASE_URL" | "SEARCH_POOL_SIZE" | "SEARCH_CACHE_TTL_MS" | "SEARCH_CACHE_ENTRIES"
+      | "DATABASE_URL"
+      | "DATABASE_CONNECT_TIMEOUT_MS"
+      | "SEARCH_POOL_SIZE"
+      | "SEARCH_CACHE_TTL_MS"
+      | "SEARCH_CACHE_ENTRIES"
     >,
     /** The request pool (estimates run there). */
     private readonly pool: pg.Pool,
@@ -56,6 +61,8 @@ export class AgentSearch {
       const searchPool = new pg.Pool({
         connectionString: this.env.DATABASE_URL,
         max: this.env.SEARCH_POOL_SIZE,
+        connectionTimeoutMillis: this.env.DATABASE_CONNECT_TIMEOUT_MS,
+        statement_timeout: STATEMENT_TIMEOUT_MS,
         options: "-c plan_cache_mode=force_generic_plan",
       });
       searchPool.on("error", (err) => this.logger.warn({ err: err.message }, "idle search connection error"));

@@ -38,6 +38,12 @@ export class IpfsStore {
     if (stored) await this.pin(stored.content, cid);
   }
 
+  /** Whether `cid` is stored here. */
+  async has(cid: string): Promise<boolean> {
+    const r = await this.pool.query("select 1 from api.ipfs_object where cid = $1", [cid]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
   async get(cid: string): Promise<{ content: Buffer; contentType: string } | undefined> {
     const r = await this.pool.query<{ content: Buffer; content_type: string }>(
       "select content, content_type from api.ipfs_object where cid = $1",

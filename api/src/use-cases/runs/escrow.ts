@@ -1,46 +1,13 @@
-// Writes to RunEscrow: per-run serialization, relayed transactions with revert -> error-code mapping, and the
-// wait until the indexer shows the transaction's events (the API answers with the indexed result).
-import { randomUUID } from "node:crypto";
+// Writes to RunEscrow: relayed transactions with revert -> error-code mapping, and the wait until the indexer shows
+// the transaction's events (the API answers with the indexed result).
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import type { RelayResult } from "@agenthub/relayer/relayer";
 import type { ContractFunctionArgs, ContractFunctionName } from "viem";
 import type { Deps } from "../../context.ts";
-import { ApiError } from "../../errors.ts";
 import { runEventCount, stakeEventCount } from "../../lib/indexed-events.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-
-/** A lease is longer than any request may hold it (receipt + indexer wait); waiting for one is bounded. */
-const LOCK_LEASE_SECONDS = 120;
-const LOCK_WAIT_MS = 60_000;
-
-/**
- * Runs `fn` while holding run `id`'s lease (api.run_lock). Requests on one run are serialized across API
- * processes without holding a pooled connection; a crashed holder's lease expires.
- */
-export async function withRunLock<T>(deps: Deps, id: number, fn: () => Promise<T>): Promise<T> {
-  const holder = randomUUID();
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let delay = 20;
-  while (true) {
-    const got = await deps.pool.query(
-      `insert into api.run_lock (run_id, holder, expires_at) values ($1, $2, now() + make_interval(secs => $3))
-       on conflict (run_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
-         where api.run_lock.expires_at < now()
-       returning holder`,
-      [id, holder, LOCK_LEASE_SECONDS],
-    );
-    if (got.rowCount === 1) break;
-    if (Date.now() > deadline) throw new ApiError(409, "RUN_BUSY", `run ${id} is busy with another request; retry`);
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 200);
-  }
-  try {
-    return await fn();
-  } finally {
-    await deps.pool.query("delete from api.run_lock where run_id = $1 and holder = $2", [id, holder]);
-  }
-}
+import { indexedTxEvents } from "../../stores/runs.ts";
 
 /** Latest chain time, uncached: deadline and timeout checks must agree with the next block. */
 export const chainNow = (deps: Deps) => deps.clock.fresh();
@@ -95,43 +62,13 @@ export async function waitForRunTx(deps: Deps, result: Pick<RelayResult, "txHash
   const { RunEscrow, StakeVault } = deps.deployments.contracts;
   const escrowLogs = runEventCount(RunEscrow.address, result.logs);
   const vaultLogs = stakeEventCount(StakeVault.address, result.logs);
-  const schema = deps.views.names;
   const hash = result.txHash.toLowerCase();
   await waitForIndexer(
     `run transaction ${hash}`,
     async () => {
-      const r = await deps.pool.query<{ runs: number; stakes: number }>(
-        `select (select count(*)::int from ${schema.runEvent} where tx_hash = $1) runs,
-                (select count(*)::int from ${schema.stakeEvent} where tx_hash = $1) stakes`,
-        [hash],
-      );
-      const row = r.rows[0]!;
+      const row = await indexedTxEvents(deps, hash);
       return row.runs >= escrowLogs && row.stakes >= vaultLogs ? true : undefined;
     },
     deps.env.INDEXER_WAIT_MS,
-  );
-}
-
-export async function recordAction(
-  deps: Deps,
-  entry: {
-    runId: number;
-    action: string;
-    signer: string | null;
-    agentId?: number | null;
-    txHash: string | null;
-    detail?: Record<string, unknown>;
-  },
-): Promise<void> {
-  await deps.pool.query(
-    "insert into api.run_action (run_id, action, signer, agent_id, tx_hash, detail) values ($1, $2, $3, $4, $5, $6)",
-    [
-      entry.runId,
-      entry.action,
-      entry.signer,
-      entry.agentId ?? null,
-      entry.txHash?.toLowerCase() ?? null,
-      JSON.stringify(entry.detail ?? {}),
-    ],
   );
 }

@@ -71,4 +71,4 @@ export const HELD_STATES: readonly RunState[] = [
 export const TERMINAL_STATES: readonly RunState[] = ["APPROVED", "REJECTED", "CANCELLED", "TIMED_OUT"];
 
 /** Platform fee at `feeBps` (RunEscrow's rate, set by governance), rounded up exactly as the escrow does. */
-export { feeOf } from "../../domain/fee.ts";
+export { feeOf } from "./fee.ts";

@@ -1,13 +1,19 @@
-// Reads runs: the API's draft row joined with the indexer's view of the escrow (chain wins once funded).
+// Runs (api.run, api.run_action, api.run_lock): the API's draft row joined with the indexer's view of the escrow
+// (chain wins once funded), who asked for each step, and the per-run lease that serializes writes. The run reads
+// are named raw statements (db/prepared.ts): the join over three indexer views is on every run page.
+import { randomUUID } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Deps } from "../context.ts";
+import { isUniqueViolation } from "../db/errors.ts";
+import { type ChainNames, createDb, type Queryable } from "../db/index.ts";
+import { prepared } from "../db/prepared.ts";
+import { runAction, run as runTable } from "../db/schema/index.ts";
+import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "../domain/run-state.ts";
+import { apiError } from "../errors.ts";
+import { currentFeeBps } from "../lib/protocol.ts";
+import { orgRunCondition } from "./org-scope.ts";
 
-import type { Deps } from "../../context.ts";
-import type { ChainNames } from "../../db/index.ts";
-import { prepared } from "../../db/prepared.ts";
-import { errors } from "../../errors.ts";
-import { currentFeeBps } from "../../lib/protocol.ts";
-import { isoFromSeconds } from "../../lib/time.ts";
-import { orgRunCondition } from "../../stores/org-scope.ts";
-import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "./state.ts";
+type RunDeps = Pick<Deps, "pool" | "views" | "params">;
 
 export interface RunRecord {
   id: number;
@@ -34,6 +40,13 @@ export interface RunRecord {
   revisionRequestedAt: bigint | null;
   deliverableHash: string | null;
   failedAgentId: number | null;
+  /**
+   * USDC base units of active insurance coverage an agent needs to claim the run: the cover (agreed damages) the
+   * poster set in the InsurancePool, else the one its draft declares (0n: none).
+   */
+  requiredCoverage: bigint;
+  /** The draft declares a cover that is not on chain yet: agents cannot claim through the API until it is. */
+  coverPending: boolean;
   fundingTx: string | null;
   createdAt: Date;
 }
@@ -47,6 +60,7 @@ interface Row {
   d_deadline: string;
   d_max_revisions: number;
   request_cid: string;
+  declared_coverage: string | null;
   onchain_run_id: string | null;
   funding_tx: string | null;
   created_at: Date;
@@ -63,6 +77,7 @@ interface Row {
   c_deliverable_hash: string | null;
   c_metadata_uri: string | null;
   c_failed_agent_id: string | null;
+  c_required_coverage: string | null;
   a_wallet: string | null;
   a_wallet_bound: boolean | null;
   a_owner: string | null;
@@ -74,12 +89,13 @@ interface Row {
 function runSelect(schema: ChainNames): string {
   return `
   select r.id::text, r.poster_address, r.title, r.description, r.reward::text d_reward, r.deadline::text d_deadline,
-         r.max_revisions d_max_revisions, r.request_cid, r.onchain_run_id::text, r.funding_tx, r.created_at,
+         r.max_revisions d_max_revisions, r.request_cid, r.declared_coverage::text, r.onchain_run_id::text, r.funding_tx, r.created_at,
          c.state c_state, c.reward::text c_reward, c.fee::text c_fee, c.deadline::text c_deadline,
          c.max_revisions c_max_revisions, c.revisions c_revisions, c.agent_id::text c_agent_id,
          c.claimed_at::text c_claimed_at, c.submitted_at::text c_submitted_at, c.deliverable_hash c_deliverable_hash,
          c.revision_requested_at::text c_revision_requested_at,
          c.metadata_uri c_metadata_uri, c.failed_agent_id::text c_failed_agent_id,
+         c.required_coverage::text c_required_coverage,
          a.wallet a_wallet, a.wallet_bound a_wallet_bound, a.owner a_owner, s.amount::text s_amount, s.pending_withdrawal::text s_pending,
          (select ra.signer from api.run_action ra
            where ra.run_id = r.id and ra.action = 'claim-run' and ra.agent_id = c.agent_id
@@ -99,6 +115,8 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
   const indexed = row.c_state !== null;
   const reward = BigInt(row.c_reward ?? row.d_reward);
   const agentId = num(row.c_agent_id);
+  const onChainCover = BigInt(row.c_required_coverage ?? "0");
+  const declaredCover = BigInt(row.declared_coverage ?? "0");
   return {
     id: Number(row.id),
     onchainRunId: big(row.onchain_run_id),
@@ -128,26 +146,31 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
     revisionRequestedAt: big(row.c_revision_requested_at),
     deliverableHash: row.c_deliverable_hash,
     failedAgentId: num(row.c_failed_agent_id),
+    requiredCoverage: onChainCover > 0n ? onChainCover : declaredCover,
+    coverPending: onChainCover === 0n && declaredCover > 0n,
     fundingTx: row.funding_tx,
     createdAt: row.created_at,
   };
 }
 
-export async function findRun(deps: Deps, id: number): Promise<RunRecord | undefined> {
+export async function findRun(deps: RunDeps, id: number): Promise<RunRecord | undefined> {
   const r = await deps.pool.query<Row>(prepared(`${runSelect(deps.views.names)} where r.id = $1`, [id]));
   return (await toRecords(deps, r.rows))[0];
 }
 
 /** Rows to records; the escrow's current fee rate is read only when a row has no indexed fee. */
-async function toRecords(deps: Deps, rows: Row[]): Promise<RunRecord[]> {
+async function toRecords(deps: RunDeps, rows: Row[]): Promise<RunRecord[]> {
   const draftFeeBps = rows.some((row) => row.c_fee === null) ? await currentFeeBps(deps) : 0n;
   return rows.map((row) => toRecord(row, draftFeeBps));
 }
 
-export async function getRun(deps: Deps, id: number): Promise<RunRecord> {
-  const run = await findRun(deps, id);
-  if (!run) throw errors.notFound("RUN_NOT_FOUND", `run ${id} does not exist`);
-  return run;
+/** The cover the indexer shows for on-chain run `onchainRunId` (0n: none yet). */
+export async function indexedRunCover(deps: Pick<Deps, "pool" | "views">, onchainRunId: bigint): Promise<bigint> {
+  const r = await deps.pool.query<{ cover: string | null }>(
+    `select required_coverage::text cover from ${deps.views.names.run} where id = $1`,
+    [onchainRunId.toString()],
+  );
+  return BigInt(r.rows[0]?.cover ?? "0");
 }
 
 export interface RunFilter {
@@ -159,7 +182,7 @@ export interface RunFilter {
   orgId?: string;
 }
 
-export async function listRuns(deps: Deps, filter: RunFilter): Promise<{ runs: RunRecord[]; total: number }> {
+export async function listRuns(deps: RunDeps, filter: RunFilter): Promise<{ runs: RunRecord[]; total: number }> {
   const schema = deps.views.names;
   const where: string[] = [];
   const params: unknown[] = [];
@@ -210,7 +233,7 @@ export interface RunEventRecord {
   detail: Record<string, unknown> | null;
 }
 
-export async function runEvents(deps: Deps, run: RunRecord): Promise<RunEventRecord[]> {
+export async function runEvents(deps: Pick<Deps, "pool" | "views">, run: RunRecord): Promise<RunEventRecord[]> {
   if (run.onchainRunId === null) return [];
   const r = await deps.pool.query<{
     kind: string;
@@ -253,4 +276,138 @@ export async function runEvents(deps: Deps, run: RunRecord): Promise<RunEventRec
   }));
 }
 
-export { isoFromSeconds };
+/** The next run id (drafts get theirs before the request document that names it is stored). */
+export async function nextRunId(deps: Pick<Deps, "db">): Promise<number> {
+  const r = await deps.db.execute<{ id: string }>(sql`select nextval('api.run_id_seq')::text id`);
+  return Number(r.rows[0]!.id);
+}
+
+export interface DraftRow {
+  id: number;
+  poster: string;
+  title: string;
+  description: string;
+  reward: bigint;
+  deadline: bigint;
+  maxRevisions: number;
+  requestCid: string;
+  /** Agreed damages the draft declares (none when absent: subscription runs, drafts without a cover). */
+  declaredCoverage?: bigint | null;
+  createdAt: Date;
+}
+
+export async function insertDraft(deps: Pick<Deps, "db">, d: DraftRow): Promise<void> {
+  await deps.db.insert(runTable).values({
+    id: d.id,
+    posterAddress: d.poster,
+    title: d.title,
+    description: d.description,
+    reward: d.reward.toString(),
+    deadline: Number(d.deadline),
+    maxRevisions: d.maxRevisions,
+    requestCid: d.requestCid,
+    declaredCoverage: d.declaredCoverage?.toString() ?? null,
+    createdAt: d.createdAt,
+  });
+}
+
+/**
+ * Links draft `id` to its escrow run inside the caller's transaction: "already-funded" when it was funded
+ * meanwhile, "tx-used" when the escrow run (its transaction) already funds another run (a unique index).
+ */
+export async function markFunded(
+  db: Queryable,
+  id: number,
+  onchainRunId: bigint,
+  txHash: string,
+): Promise<"funded" | "already-funded" | "tx-used"> {
+  try {
+    const updated = await createDb(db)
+      .update(runTable)
+      .set({ onchainRunId: onchainRunId.toString(), fundingTx: txHash.toLowerCase(), fundedAt: sql`now()` })
+      .where(and(eq(runTable.id, id), isNull(runTable.onchainRunId)))
+      .returning({ id: runTable.id });
+    return updated.length === 1 ? "funded" : "already-funded";
+  } catch (error) {
+    if (isUniqueViolation(error)) return "tx-used";
+    throw error;
+  }
+}
+
+export interface RunActionEntry {
+  runId: number;
+  action: string;
+  signer: string | null;
+  agentId?: number | null;
+  txHash: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/** Records who asked for a step of run `runId` (api.run_action). */
+export async function recordAction(deps: Pick<Deps, "db">, entry: RunActionEntry): Promise<void> {
+  await deps.db.insert(runAction).values({
+    runId: entry.runId,
+    action: entry.action,
+    signer: entry.signer,
+    agentId: entry.agentId ?? null,
+    txHash: entry.txHash?.toLowerCase() ?? null,
+    detail: entry.detail ?? {},
+  });
+}
+
+/** Whether agent `agentId` ever acted on run `runId` (API id). */
+export async function agentActedOnRun(deps: Pick<Deps, "db">, runId: number, agentId: number): Promise<boolean> {
+  const rows = await deps.db
+    .select({ one: sql<number>`1` })
+    .from(runAction)
+    .where(and(eq(runAction.runId, runId), eq(runAction.agentId, agentId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** How many RunEscrow and StakeVault events of transaction `hash` the indexer has. */
+export async function indexedTxEvents(
+  deps: Pick<Deps, "pool" | "views">,
+  hash: string,
+): Promise<{ runs: number; stakes: number }> {
+  const schema = deps.views.names;
+  const r = await deps.pool.query<{ runs: number; stakes: number }>(
+    `select (select count(*)::int from ${schema.runEvent} where tx_hash = $1) runs,
+            (select count(*)::int from ${schema.stakeEvent} where tx_hash = $1) stakes`,
+    [hash.toLowerCase()],
+  );
+  return r.rows[0]!;
+}
+
+/** A lease is longer than any request may hold it (receipt + indexer wait); waiting for one is bounded. */
+const LOCK_LEASE_SECONDS = 120;
+const LOCK_WAIT_MS = 60_000;
+
+/**
+ * Runs `fn` while holding run `id`'s lease (api.run_lock). Requests on one run are serialized across API
+ * processes without holding a pooled connection; a crashed holder's lease expires. Raw SQL: an upsert that only
+ * takes an expired lease.
+ */
+export async function withRunLock<T>(deps: Pick<Deps, "pool">, id: number, fn: () => Promise<T>): Promise<T> {
+  const holder = randomUUID();
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let delay = 20;
+  while (true) {
+    const got = await deps.pool.query(
+      `insert into api.run_lock (run_id, holder, expires_at) values ($1, $2, now() + make_interval(secs => $3))
+       on conflict (run_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
+         where api.run_lock.expires_at < now()
+       returning holder`,
+      [id, holder, LOCK_LEASE_SECONDS],
+    );
+    if (got.rowCount === 1) break;
+    if (Date.now() > deadline) throw apiError("RUN_BUSY", `run ${id} is busy with another request; retry`);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 200);
+  }
+  try {
+    return await fn();
+  } finally {
+    await deps.pool.query("delete from api.run_lock where run_id = $1 and holder = $2", [id, holder]);
+  }
+}

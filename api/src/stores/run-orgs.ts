@@ -5,7 +5,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { asSystem } from "../db/org-scope.ts";
-import { queueOrgEvents } from "../stores/webhook-outbox.ts";
+import { queueOrgEvents } from "./webhook-outbox.ts";
 
 type Queryable = Pick<pg.PoolClient, "query">;
 

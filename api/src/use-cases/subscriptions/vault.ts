@@ -2,10 +2,12 @@
 // row is a mirror of the vault's state (balance, status, next run, runs created), refreshed from the chain after
 // every write and on reads of one subscription; the chain is the truth about money.
 import { SubscriptionVaultAbi } from "@agenthub/common/generated/abis";
-import type { Abi, Address, Log } from "viem";
+import type { RelayResult } from "@agenthub/relayer/relayer";
+import type { Abi, Address, ContractFunctionArgs, ContractFunctionName, Log } from "viem";
 import { isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
-import type { SubscriptionRow, SubscriptionStatus } from "./repository.ts";
+import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
+import { type SubscriptionRow, type SubscriptionStatus, syncMirror } from "../../stores/subscriptions.ts";
 
 /** Revisions allowed on each subscription run. */
 export const SUBSCRIPTION_RUN_MAX_REVISIONS = 2;
@@ -51,20 +53,41 @@ export async function vaultState(deps: Deps, vaultId: bigint): Promise<VaultStat
  * the reservation) are kept so the scheduler does not reserve the same slot twice. Returns the row.
  */
 export async function syncFromChain(deps: Deps, row: SubscriptionRow): Promise<SubscriptionRow> {
-  if (row.vault_id === null) return row;
-  const s = await vaultState(deps, BigInt(row.vault_id));
-  const r = await deps.pool.query<SubscriptionRow>(
-    `with pending as (
-       select exists (select 1 from api.subscription_run where subscription_id = $1 and status = 'PENDING') p)
-     update api.subscription set status = $2,
-       balance_remaining = case when (select p from pending) then balance_remaining else $3 end,
-       next_run_at = case when (select p from pending) then next_run_at else $4 end,
-       runs_created = case when (select p from pending) then runs_created else $5 end,
-       updated_at = now()
-     where id = $1 returning *`,
-    [row.id, s.status, s.balance.toString(), s.nextRunAt?.toString() ?? null, s.runsCreated],
+  if (row.vaultId === null) return row;
+  const s = await vaultState(deps, BigInt(row.vaultId));
+  return (await syncMirror(deps, row.id, s)) ?? row;
+}
+
+/** The vault's reverts the API's own checks did not foresee (a direct transaction raced it). */
+const VAULT_REVERTS: RevertCodes = {
+  SubscriptionVaultInvalidStatus: { status: 409, code: "INVALID_SUBSCRIPTION_STATE" },
+  SubscriptionVaultInvalidSignature: { status: 400, code: "INVALID_CONSENT" },
+  SubscriptionVaultExpiredSignature: { status: 400, code: "INVALID_CONSENT" },
+  SubscriptionVaultInvalidTerms: { status: 400, code: "INVALID_CADENCE" },
+  SubscriptionVaultZeroAmount: { status: 400, code: "VALIDATION_ERROR" },
+  ERC20InsufficientBalance: { status: 400, code: "INSUFFICIENT_FUNDS" },
+  ERC20InsufficientAllowance: { status: 400, code: "INVALID_PERMIT" },
+  EnforcedPause: { status: 409, code: "CONTRACT_PAUSED" },
+};
+
+type VaultAbi = typeof SubscriptionVaultAbi;
+
+/** One SubscriptionVault call through the relayer, once per `idempotencyKey`; reverts become stable 4xx codes. */
+export function relayVault<name extends ContractFunctionName<VaultAbi, "nonpayable">>(
+  deps: Deps,
+  functionName: name,
+  args: ContractFunctionArgs<VaultAbi, "nonpayable", name>,
+  idempotencyKey: string,
+): Promise<RelayResult> {
+  return relayMapped(
+    deps,
+    "SubscriptionVault",
+    SubscriptionVaultAbi,
+    functionName,
+    args,
+    idempotencyKey,
+    VAULT_REVERTS,
   );
-  return r.rows[0] ?? row;
 }
 
 /** The first `eventName` the vault emitted in `logs`. */

@@ -1,0 +1,208 @@
+// The subscription scheduler (pg-boss job "subscription-runs"): reserves each due run slot in one database
+// transaction (the row's mirror advanced: balance, schedule, status), then has the relayer call
+// SubscriptionVault.trigger, which creates the run in the escrow (poster = the subscriber) from that subscription's
+// escrowed balance only if it is due on chain; the row is then refreshed from the vault. Idempotent and safe with
+// several processes: due rows are taken with FOR UPDATE SKIP LOCKED, each slot is a primary key, and each relayed
+// transaction carries the idempotency key subscription-run:<id>:<slot>:<run>, so a retried slot gets the same
+// transaction, never a second one. A slot the vault refuses (not due, paused, cancelled or spent on chain, e.g. by
+// the subscriber acting directly) is released and the row resynchronized.
+
+import { RunEscrowAbi } from "@agenthub/common/generated/abis";
+import { RelayerCallError } from "@agenthub/relayer/client";
+import { getAddress, isAddressEqual, parseEventLogs } from "viem";
+import type { Deps } from "../context.ts";
+import { createDb } from "../db/index.ts";
+import { withTransaction } from "../db/transaction.ts";
+import { DAY } from "../domain/cadence.ts";
+import { insertDraft, nextRunId } from "../stores/runs.ts";
+import {
+  findSubscription,
+  lockNextDue,
+  markExhausted,
+  markSlotCreated,
+  pendingSlots,
+  recordSlotCreated,
+  recordSlotFailure,
+  releaseSlot,
+  reserveSlot,
+  type Slot,
+  slotRun,
+} from "../stores/subscriptions.ts";
+import { chainNow, waitForRunTx } from "../use-cases/runs/escrow.ts";
+import { SUBSCRIPTION_RUN_MAX_REVISIONS, syncFromChain, vault, vaultEvent } from "../use-cases/subscriptions/vault.ts";
+
+/** Most slots reserved per tick (a backlog drains over several ticks). */
+const MAX_SLOTS_PER_TICK = 50;
+
+/** A run's deadline: one interval after it is created, at least one day. */
+export const runDeadline = (createdAt: bigint, everySeconds: number) => createdAt + BigInt(Math.max(everySeconds, DAY));
+
+/** One tick: send reserved-but-unsent slots, then reserve and send every due slot. */
+export async function runDueSubscriptions(deps: Deps): Promise<{ reserved: number; created: number; failed: number }> {
+  const now = await chainNow(deps);
+  const work: Slot[] = await pendingSlots(deps, MAX_SLOTS_PER_TICK);
+  let reserved = 0;
+  while (reserved < MAX_SLOTS_PER_TICK) {
+    const slot = await reserveNext(deps, now);
+    if (!slot) break;
+    if (slot !== "skipped") {
+      work.push(slot);
+      reserved++;
+    }
+  }
+  let created = 0;
+  let failed = 0;
+  for (const item of work) {
+    try {
+      await sendSlot(deps, item);
+      created++;
+    } catch (err) {
+      failed++;
+      if (err instanceof RelayerCallError && err.code === "TX_REVERTED" && refusedByVault(err.errorName)) {
+        // Definitive: the vault says no run is due (or possible). Release the slot and take the chain's state.
+        await release(deps, item).catch((e) => deps.logger.warn({ err: e, ...item }, "slot not released"));
+        deps.logger.info({ ...item, reason: err.errorName }, "subscription slot refused by the vault; released");
+        continue;
+      }
+      deps.logger.warn({ err, ...item }, "subscription run not created yet; retried next tick");
+      await recordSlotFailure(deps, item, String((err as Error).message ?? err));
+    }
+  }
+  return { reserved, created, failed };
+}
+
+/** Reserves the next due slot of one ACTIVE subscription, or returns null when none is due. */
+async function reserveNext(deps: Deps, now: bigint): Promise<Slot | "skipped" | null> {
+  const reservation = await withTransaction(deps.pool, async (client) => {
+    const sub = await lockNextDue(client, now);
+    if (!sub) return null;
+    const id = sub.id;
+    const perRun = BigInt(sub.rewardPerRun) + BigInt(sub.feePerRun);
+    const balance = BigInt(sub.balanceRemaining);
+    if (balance < perRun) {
+      // Cannot happen after a debit (EXHAUSTED is set eagerly), but a row edited by hand must not loop.
+      await markExhausted(client, id);
+      return "skipped" as const;
+    }
+    const slot = sub.runsCreated;
+    const scheduledFor = BigInt(sub.nextRunAt!);
+    const runsCreated = slot + 1;
+    const balanceAfter = balance - perRun;
+    const done = sub.totalRuns !== null && runsCreated >= sub.totalRuns;
+    // The vault refunds what is left after the last run; the mirror shows it as soon as the run is sent.
+    const status = done ? "COMPLETED" : balanceAfter < perRun ? "EXHAUSTED" : "ACTIVE";
+    const nextRunAt = done ? null : scheduledFor + BigInt(sub.everySeconds);
+
+    const poster = getAddress(sub.posterAddress);
+    const deadline = runDeadline(now, sub.everySeconds);
+    const db = { db: createDb(client) };
+    const runId = await nextRunId(db);
+    const title = `${sub.task.slice(0, 80)} (subscription ${id}, run ${runsCreated}${sub.totalRuns === null ? "" : `/${sub.totalRuns}`})`;
+    const createdAt = new Date();
+    // Stored in this transaction; pinned after the commit (no network I/O while the connection is held).
+    const stored = await deps.ipfs.putJson(
+      {
+        type: "agenthub.run-request.v1",
+        bountyId: runId,
+        chainId: deps.deployments.chainId,
+        escrow: deps.deployments.contracts.RunEscrow.address,
+        poster,
+        title,
+        description: sub.task,
+        reward: sub.rewardPerRun,
+        fee: sub.feePerRun,
+        currency: "USDC",
+        deadline: new Date(Number(deadline) * 1000).toISOString(),
+        maxRevisions: SUBSCRIPTION_RUN_MAX_REVISIONS,
+        subscription: {
+          id,
+          slot,
+          cadence: sub.cadence,
+          scheduledFor: new Date(Number(scheduledFor) * 1000).toISOString(),
+        },
+        createdAt: createdAt.toISOString(),
+      },
+      client,
+    );
+    await insertDraft(db, {
+      id: runId,
+      poster,
+      title,
+      description: sub.task,
+      reward: BigInt(sub.rewardPerRun),
+      deadline,
+      maxRevisions: SUBSCRIPTION_RUN_MAX_REVISIONS,
+      requestCid: stored.cid,
+      createdAt,
+    });
+    await reserveSlot(client, {
+      subscriptionId: id,
+      slot,
+      runId,
+      scheduledFor,
+      amount: perRun,
+      runsCreated,
+      balanceAfter,
+      status,
+      nextRunAt,
+    });
+    return { subscriptionId: id, slot, runId, cid: stored.cid };
+  });
+  if (reservation === null || reservation === "skipped") return reservation;
+  await deps.ipfs.pinStored(reservation.cid);
+  const { cid: _, ...slot } = reservation;
+  return slot;
+}
+
+/** Creates a reserved slot's run on chain (or finds the transaction an earlier attempt sent) and links it. */
+async function sendSlot(deps: Deps, item: Slot): Promise<void> {
+  const run = (await slotRun(deps, item.runId))!;
+  if (run.onchainRunId === null) {
+    const sub = (await findSubscription(deps, item.subscriptionId))!;
+    const uri = `ipfs://${run.requestCid}`;
+    const v = vault(deps);
+    const result = await deps.relayer.call(
+      "SubscriptionVault",
+      v.abi,
+      "trigger",
+      [BigInt(sub.vaultId!), uri],
+      `subscription-run:${item.subscriptionId}:${item.slot}:${item.runId}`,
+    );
+    const created = parseEventLogs({
+      abi: RunEscrowAbi,
+      eventName: "RunCreated",
+      logs: result.logs.filter((l) => isAddressEqual(l.address, deps.deployments.contracts.RunEscrow.address)) as never,
+    }).find((l) => (l.args as { metadataUri: string }).metadataUri === uri);
+    if (!created) throw new Error(`transaction ${result.txHash} has no RunCreated for run ${item.runId}`);
+    const triggered = vaultEvent(deps, result.logs as never, "RunTriggered");
+    const completed = vaultEvent(deps, result.logs as never, "SubscriptionCompleted");
+    // Link it once the indexer shows it, so the runs API answers OPEN as soon as the slot reads CREATED.
+    await waitForRunTx(deps, result).catch((err) =>
+      deps.logger.warn({ err, runId: item.runId }, "subscription run not indexed yet"),
+    );
+    await recordSlotCreated(deps, {
+      slot: item,
+      onchainRunId: (created.args as { runId: bigint }).runId,
+      txHash: result.txHash,
+      amount: (triggered?.args.amount as bigint | undefined) ?? 0n,
+      refund: (completed?.args.refund as bigint | undefined) ?? 0n,
+      run: { poster: run.poster, title: run.title, reward: run.reward, deadline: run.deadline },
+      agentView: deps.views.names.agent,
+    });
+  } else {
+    await markSlotCreated(deps, item);
+  }
+  // The mirror takes the vault's numbers (balance after the fee in force, refund on completion).
+  await syncFromChain(deps, (await findSubscription(deps, item.subscriptionId))!);
+}
+
+/** Vault errors that mean "no run now": the slot is released rather than retried. */
+const refusedByVault = (name: string | undefined) =>
+  name !== undefined &&
+  ["SubscriptionVaultNotDue", "SubscriptionVaultInsufficientBalance", "SubscriptionVaultInvalidStatus"].includes(name);
+
+/** Drops a reserved slot the vault refused (its run never existed on chain) and takes the vault's state. */
+async function release(deps: Deps, item: Slot): Promise<void> {
+  await releaseSlot(deps, item);
+  await syncFromChain(deps, (await findSubscription(deps, item.subscriptionId))!);
+}
