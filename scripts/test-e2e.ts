@@ -79,11 +79,11 @@ writeFileSync(
 let status = 1;
 try {
   // Asynchronous, so this process keeps serving the test DNS server while the tests run.
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=300000", ...files],
-    { cwd: repoRoot, stdio: "inherit", env: { ...process.env, AGENTHUB_STACK: stackFile } },
-  );
+  const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "lib", "run-test-files.ts"), ...files], {
+    cwd: repoRoot,
+    stdio: "inherit",
+    env: { ...process.env, AGENTHUB_STACK: stackFile },
+  });
   status = await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 } finally {
   await stack.stop();
