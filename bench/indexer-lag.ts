@@ -4,10 +4,7 @@
 // Prints and writes bench/results/indexer-lag.md (p50/p95/p99/max).
 //
 //   pnpm exec tsx bench/indexer-lag.ts [N=100]
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
-import { repoRoot } from "../scripts/lib/chain.ts";
+import { machineLine, writeResults } from "./lib/results.ts";
 import { startBenchStack } from "./lib/stack.ts";
 
 const N = Number(process.argv[2] ?? 100);
@@ -48,22 +45,19 @@ try {
     }
     lags.push(performance.now() - mined);
   }
-  const load = loadavg()[0]!.toFixed(2);
   const line = `| ${N} | ${pct(lags, 50).toFixed(0)} | ${pct(lags, 95).toFixed(0)} | ${pct(lags, 99).toFixed(0)} | ${Math.max(...lags).toFixed(0)} |`;
   const table = ["| deposits | p50 ms | p95 ms | p99 ms | max ms |", "|---:|---:|---:|---:|---:|", line].join("\n");
   console.log(table);
-  mkdirSync(join(repoRoot, "bench", "results"), { recursive: true });
-  writeFileSync(
-    join(repoRoot, "bench", "results", "indexer-lag.md"),
-    `# Indexer lag
-
-\`pnpm exec tsx bench/indexer-lag.ts ${N}\` on ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${new Date().toISOString().slice(0, 10)}, 1-minute load average ${load} at the end (other work shares the machine).
+  writeResults(
+    "indexer-lag",
+    "Indexer lag",
+    `\`pnpm exec tsx bench/indexer-lag.ts ${N}\`, ${new Date().toISOString().slice(0, 16)}Z, ${machineLine()} at the end (other work shares the machine).
 From a mined block (the deposit's receipt is available; Hardhat automine, one block per transaction) to
 \`GET /api/agents/:id\` showing the new stake (polled every 5 ms): Ponder's polling interval (100 ms locally, see
-indexer/ponder.config.ts), its processing and commit, and the API's read. Target: p95 < 300 ms.
+indexer/ponder.config.ts), its processing and commit, and the API's read (answered from the read cache until the
+commit's notification empties it). Target: p95 < 300 ms.
 
-${table}
-`,
+${table}`,
   );
 } finally {
   await bench.stop();

@@ -4,12 +4,12 @@
 // Reports throughput, latency percentiles and the indexer lag behind the answers; writes bench/results/registrations.md.
 //
 //   pnpm exec tsx bench/registrations.ts [N=300] [C=32] [B=200]
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { repoRoot } from "../scripts/lib/chain.ts";
 import { startStack } from "../scripts/lib/stack.ts";
+import { machineLine, writeResults } from "./lib/results.ts";
 
 const N = Number(process.argv[2] ?? 300);
 const C = Number(process.argv[3] ?? 32);
@@ -105,19 +105,16 @@ const table = [
 ].join("\n");
 console.log(table);
 
-const out = join(repoRoot, "bench", "results");
-mkdirSync(out, { recursive: true });
-writeFileSync(
-  join(out, "registrations.md"),
-  `# Registrations
-
-\`pnpm exec tsx bench/registrations.ts ${N} ${C} ${B}\` on ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${new Date().toISOString().slice(0, 10)}.
+writeResults(
+  "registrations",
+  "Registrations",
+  `\`pnpm exec tsx bench/registrations.ts ${N} ${C} ${B}\`, ${new Date().toISOString().slice(0, 16)}Z, ${machineLine()} at the end (other work shares the machine; the load generator runs on it too).
 One local stack (Hardhat automine: one block per transaction), one API process, one relayer; every request a distinct client IP.
-Each answer is sent once the mint is mined (the claim code never waits on the indexer); the last column is how long
-after the last answer the indexer held every agent.
+Each answer is sent once the mint is mined and the indexer holds its block (read-your-writes; the wait is bounded by
+INDEXER_WAIT_MS, after which the answer goes out anyway); the last column is how long after the last answer the
+indexer held every agent.
 
-${table}
-`,
+${table}`,
 );
 await db.end();
 await stack.stop();

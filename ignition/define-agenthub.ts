@@ -57,7 +57,9 @@ type AddressSource = ContractFuture<string> | ModuleParameterRuntimeValue<string
  * Deploys identity, vault, escrow, insurance pool, token, timelock and governor, creates the emergency Safe from
  * `safe.singleton` + `safe.factory`, wires the roles and hands everything to the timelock. The verifying paymaster
  * (owned by the timelock, approving key `paymasterSigner`) sponsors agents' UserOperations through `aa.entryPoint`;
- * `paymasterDeposit` wei of the deployer's go into its EntryPoint deposit (0 on live networks: fund it separately).
+ * it is deployed with `paymasterStake` wei of the deployer's as its EntryPoint stake (unstake delay
+ * `paymasterUnstakeDelay`, a day by default) and `paymasterDeposit` wei into its deposit (0 on live networks: fund
+ * it separately).
  */
 export function defineAgentHub(
   m: IgnitionModuleBuilder,
@@ -148,12 +150,19 @@ export function defineAgentHub(
     });
   }
 
-  // Gas sponsorship: the approving key is not the relayer's (docs/decisions.md, "Paymaster").
-  const verifyingPaymaster = m.contract("VerifyingPaymaster", [
-    aa.entryPoint,
-    m.getParameter<string>("paymasterSigner"),
-    timelock,
-  ]);
+  // Gas sponsorship: the approving key is not the relayer's (docs/decisions.md, "Paymaster"). Deployed staked
+  // (`paymasterStake` wei locked in the EntryPoint for `paymasterUnstakeDelay` seconds): its validation reads its
+  // own storage (the rotatable signer), which ERC-7562 bundlers allow only to staked paymasters (STO-031).
+  const verifyingPaymaster = m.contract(
+    "VerifyingPaymaster",
+    [
+      aa.entryPoint,
+      m.getParameter<string>("paymasterSigner"),
+      timelock,
+      m.getParameter("paymasterUnstakeDelay", 86_400n),
+    ],
+    { value: m.getParameter("paymasterStake", 10n ** 17n) },
+  );
   m.call(aa.entryPoint, "depositTo", [verifyingPaymaster], {
     id: "EntryPoint_deposit_paymaster",
     value: m.getParameter("paymasterDeposit", 0n),

@@ -24,8 +24,15 @@ function placeholder(path: string, known: Record<string, unknown>): unknown {
 const silent = () => {};
 const deps = placeholder("deps", {
   // LOCAL_CHAIN mounts the development faucet: the document is the one a local stack serves (a superset).
-  env: placeholder("deps.env", { LOCAL_CHAIN: true, PUBLIC_URL: "http://localhost:3000" }),
+  env: placeholder("deps.env", { LOCAL_CHAIN: true, PUBLIC_URL: "http://localhost:3000", TRUST_PROXY: 0 }),
   ops: placeholder("deps.ops", { registry: createRegistry("openapi_gen") }),
+  // The document is a public endpoint, counted against the caller's allowance: this one in-memory caller has it all.
+  rateLimiter: placeholder("deps.rateLimiter", {
+    hitLeased: async (_key: string, limits: { max: number }[]) => {
+      const max = limits[0]?.max ?? 0;
+      return { allowed: true, limit: max, remaining: max, reset: Math.floor(Date.now() / 1000) + 60 };
+    },
+  }),
   logger: { debug: silent, info: silent, warn: silent, error: silent },
 });
 

@@ -43,6 +43,9 @@ import { whiteLabelSite } from "./routes/white-label/index.ts";
 /** Paid routes are priced per request instead of rate limited (spec §8). */
 const PAID_PATHS = new Set<string>(PRICED_PATHS);
 
+/** Liveness, readiness and metrics: not rate limited, no X-RateLimit-* headers (docs/decisions.md). */
+const UNLIMITED_PATHS = new Set(["/health", "/ready", "/metrics"]);
+
 /** Largest accepted request body; profiles and deliverable references are small. */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -86,6 +89,14 @@ export function createApp(deps: Deps) {
   // An organization key replaces the per-IP public limit with its plan's limit (and counts the org's usage).
   app.use("/api/*", orgKeyMiddleware);
   app.use("/api/*", async (c, next) => (PAID_PATHS.has(c.req.path) || c.get("org") ? next() : publicLimit(c, next)));
+  // The public endpoints outside /api (OpenAPI document, /docs, /ipfs/*, the claim page, unknown paths) share the
+  // same per-IP allowance and carry its headers. Operators' probes are exempt: /health must answer without the
+  // database, and a limited /ready or /metrics would report the limiter, not the service.
+  app.use("*", async (c, next) =>
+    c.req.path === "/api" || c.req.path.startsWith("/api/") || UNLIMITED_PATHS.has(c.req.path)
+      ? next()
+      : publicLimit(c, next),
+  );
 
   mountRoutes(app, { dev: deps.env.LOCAL_CHAIN });
 

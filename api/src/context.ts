@@ -19,6 +19,7 @@ import type { Paymaster } from "./paymaster/paymaster.ts";
 import type { PaymentGate } from "./payments/gate.ts";
 import type { PaymentInfo } from "./payments/types.ts";
 import type { IpfsStore } from "./stores/ipfs.ts";
+import type { ReadCache } from "./stores/read-cache.ts";
 import type { AgentSearch } from "./use-cases/search/agent-search.ts";
 
 /** Everything a route needs, created once at start-up and passed down (no module-level singletons). */
@@ -44,6 +45,8 @@ export interface Deps {
   params: ProtocolParamsReader;
   /** The indexer's committed block, watched by one poller: writes wait on it instead of polling their rows. */
   indexer: IndexerProgress;
+  /** Agent, reputation and list answers, kept until anything behind them changes (stores/read-cache.ts). */
+  reads: ReadCache;
   /** The paid agent search with its answer cache and its own small pool. */
   search: AgentSearch;
   /** Identity mints, batched (group commit) through the relayer. */

@@ -66,6 +66,12 @@ export const apiEnvSchema = z.object({
   /** Search answers cached per process, emptied on any change to the search index; 0 turns the cache off. */
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   SEARCH_CACHE_ENTRIES: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Agent, reputation and list answers cached per process, emptied on any change to the rows behind them (API tables
+   * by NOTIFY, chain facts at each indexed block); 0 turns the cache off.
+   */
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(0).default(2_000),
+  READ_CACHE_ENTRIES: z.coerce.number().int().positive().default(10_000),
   /** Connections of the search's own pool (generic plans for its prepared statements), per API process. */
   SEARCH_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /** How often the search index is analyzed and its lexeme/tag shares copied for the search planner gate. */

@@ -27,6 +27,7 @@ import { Paymaster } from "./paymaster/paymaster.ts";
 import { createPaymentGate } from "./payments/middleware.ts";
 import { type UndoTable, undoUnpaid } from "./payments/unpaid.ts";
 import { IpfsStore } from "./stores/ipfs.ts";
+import { createReadCache } from "./stores/read-cache.ts";
 import { undoUnpaidAttestation } from "./use-cases/attestations/undo-unpaid-attestation.ts";
 import { AgentSearch } from "./use-cases/search/agent-search.ts";
 
@@ -54,6 +55,16 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
   const clock = new ChainClock(chain);
   const params = new ProtocolParamsReader(chain, deployments, clock);
   const ops = new Operations(env, chain, relayer, pool, deployments, views);
+  const indexer = new IndexerProgress(pool, views.names.ponderCheckpoint);
+  const reads = createReadCache({
+    databaseUrl: env.DATABASE_URL,
+    indexerSchema: env.INDEXER_SCHEMA,
+    ttlMs: env.READ_CACHE_TTL_MS,
+    maxEntries: env.READ_CACHE_ENTRIES,
+    logger,
+  });
+  // A write that waited for its block answers after this: no read that follows it is served from before the block.
+  indexer.onAdvance(() => reads.invalidate());
   const deps: Deps = {
     env,
     pool,
@@ -68,9 +79,10 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     ipfs: new IpfsStore(pool, env.IPFS_API_URL),
     clock,
     params,
+    reads,
     constants: new ConstantReads(chain, deployments),
     search: new AgentSearch(env, pool, views.names, logger),
-    indexer: new IndexerProgress(pool, views.names.ponderCheckpoint),
+    indexer,
     // The lease covers a wait for a batch: at most the relayer's answer time for the batch ahead, plus margin.
     mints: new MintBatcher(pool, relayer, Math.ceil(env.RELAYER_TIMEOUT_MS / 1000) + 30),
     ops,
@@ -130,6 +142,7 @@ export async function startApi(env: ApiEnv, port = env.PORT): Promise<RunningApi
       stopDepositWatch?.();
       stopReconciler();
       await deps.search.close();
+      await deps.reads.close();
       deps.indexer.close();
       await deps.ops.close();
       await pool.end();

@@ -18,6 +18,8 @@ export interface GlobalOptions {
   keyEnv: string;
   keystore?: string;
   promptKey?: boolean;
+  /** Seconds to follow a pending write (string from the flag), or false for --no-wait. */
+  wait: string | false;
   apiKey?: string;
   apiSecret?: string;
   adminToken?: string;
@@ -47,6 +49,13 @@ function parseHeaders(values: string[]): Record<string, string> {
   return headers;
 }
 
+function pendingTimeoutMs(wait: string | false | undefined): number {
+  if (wait === false) return 0;
+  const seconds = Number(wait ?? "60");
+  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError(`--wait ${wait}: expected seconds (0 or more)`);
+  return Math.round(seconds * 1000);
+}
+
 export class Context {
   readonly out: Output;
   readonly hub: AgentHub;
@@ -62,6 +71,7 @@ export class Context {
       adminToken: opts.adminToken,
       headers: parseHeaders(opts.header ?? []),
       onProgress: this.out.progress,
+      pendingTimeoutMs: pendingTimeoutMs(opts.wait),
     });
   }
 

@@ -26,7 +26,8 @@ Exit codes:
   ${EXIT.USAGE}  bad arguments or missing key: nothing was sent
   ${EXIT.REFUSED}  the API refused the request (4xx; the error code says why); nothing changed
   ${EXIT.UNAVAILABLE}  API or chain unreachable, or a 5xx; retry
-  ${EXIT.PENDING}  sent but not confirmed yet (TX_PENDING, INDEXER_LAGGING, PAYMENT_PENDING, RELAYER_TIMEOUT)
+  ${EXIT.PENDING}  sent but not confirmed yet (TX_PENDING, INDEXER_LAGGING, PAYMENT_PENDING, RELAYER_TIMEOUT); run steps
+     are followed first for --wait seconds (default 60)
   ${EXIT.CHAIN}  a transaction from your own wallet reverted or could not be sent
 With --json, stdout holds one JSON document: the answer, or {"error": {code, message, status}, "exitCode"}.`;
 
@@ -43,6 +44,12 @@ export function program(): Command {
     .option("--key-env <name>", "environment variable holding the private key", ENV.KEY)
     .option("--keystore <file>", "encrypted keystore v3 file holding the key")
     .option("--prompt-key", "ask for the private key (not echoed)")
+    .option(
+      "--wait <seconds>",
+      "follow a run step answered TX_PENDING / INDEXER_LAGGING until it shows (progress on stderr), at most this long",
+      "60",
+    )
+    .option("--no-wait", "exit 5 at once when a write is answered pending")
     .option("-H, --header <name:value>", "extra request header, e.g. for a gateway (repeatable)", collectHeader, [])
     .addOption(new Option("--api-key <key>", "organization API key").env(ENV.API_KEY))
     .addOption(new Option("--api-secret <secret>", "organization API secret").env(ENV.API_SECRET))

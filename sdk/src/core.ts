@@ -35,7 +35,20 @@ export interface AgentHubOptions {
   onProgress?: (progress: Progress) => void;
   /** Lifetime of signed-request messages in seconds (the API accepts at most 3600; default 300). */
   signatureTtlSeconds?: number;
+  /**
+   * How long a write the API answered TX_PENDING or INDEXER_LAGGING (it is on chain, or on its way) is followed
+   * until its effect shows, in milliseconds (default 60000; 0 throws the pending error at once). The write is never
+   * sent again: the flow reads until it sees the result, reporting each look as "retry" progress. Run steps are
+   * followed; other writes throw the pending error at once.
+   */
+  pendingTimeoutMs?: number;
 }
+
+/** A write that answered one of these happened, or may still: its effect is followed, the write is not re-sent. */
+const PENDING_CODES = new Set<string>(["TX_PENDING", "INDEXER_LAGGING"]);
+const DEFAULT_PENDING_TIMEOUT_MS = 60_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Result<D> = { data?: D; error?: unknown; response: Response };
 
@@ -85,6 +98,43 @@ export class Core {
     }
     if (result.response.ok) return { data: result.data as D, response: result.response };
     throw AgentHubError.fromResponse(result.response, result.error);
+  }
+
+  /** Whether pending writes are followed (pendingTimeoutMs > 0). */
+  get followsPending(): boolean {
+    return (this.options.pendingTimeoutMs ?? DEFAULT_PENDING_TIMEOUT_MS) > 0;
+  }
+
+  /**
+   * Sends a write; when the API answers it pending (TX_PENDING, INDEXER_LAGGING), polls `confirm` with backoff
+   * until it returns the write's result, at most `pendingTimeoutMs`, emitting "retry" progress before each look.
+   * `confirm` answers undefined while the effect does not show yet. On timeout the pending error is thrown.
+   */
+  async followPending<D>(what: string, write: () => Promise<D>, confirm: () => Promise<D | undefined>): Promise<D> {
+    try {
+      return await write();
+    } catch (error) {
+      const timeoutMs = this.options.pendingTimeoutMs ?? DEFAULT_PENDING_TIMEOUT_MS;
+      if (!(error instanceof AgentHubError) || !PENDING_CODES.has(error.code) || timeoutMs <= 0) throw error;
+      const deadline = Date.now() + timeoutMs;
+      let delay = 250;
+      for (let attempt = 1; ; attempt++) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          this.progress("retry", `${what}: still ${error.code} after ${Math.round(timeoutMs / 1000)} s; giving up`);
+          throw error;
+        }
+        this.progress("retry", `${what}: ${error.code}; looking again in ${delay} ms (attempt ${attempt})`);
+        await sleep(Math.min(delay, left));
+        const result = await confirm().catch((lookError) => {
+          // A busy or unreachable API while following is another reason to look again, not a verdict.
+          if (lookError instanceof AgentHubError && (lookError.retryable || lookError.status === 0)) return undefined;
+          throw lookError;
+        });
+        if (result !== undefined) return result;
+        delay = Math.min(delay * 2, 2_000);
+      }
+    }
   }
 
   /** GET /api/config, fetched once: chain id, contract addresses, USDC, payment recipient and prices. */

@@ -24,9 +24,7 @@ export type ClientErrorCode =
   /** The API served a consent for another escrow, action, agent or deliverable: nothing was signed. */
   | "CONSENT_MISMATCH"
   /** The API answered something the flow cannot use. */
-  | "UNEXPECTED_ANSWER"
-  /** A pending write (TX_PENDING, INDEXER_LAGGING) was not confirmed within the wait's timeout. */
-  | "WAIT_TIMEOUT";
+  | "UNEXPECTED_ANSWER";
 
 export type KnownErrorCode = ApiErrorCode | ClientErrorCode;
 

@@ -1,13 +1,26 @@
 import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
-import { type Address, concatHex, type Hex, padHex, toHex, zeroAddress, zeroHash } from "viem";
+import {
+  type Address,
+  concatHex,
+  createWalletClient,
+  custom,
+  type Hex,
+  padHex,
+  parseEther,
+  toHex,
+  zeroAddress,
+  zeroHash,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { paymasterData, paymasterHash, type UserOperation } from "../../api/src/paymaster/user-operation.ts";
-import { entryPointArtifact } from "../../ignition/account-abstraction.ts";
+import { entryPointArtifact, simple7702AccountArtifact } from "../../ignition/account-abstraction.ts";
 
-const { viem, networkHelpers } = await network.create();
+const { viem, networkHelpers, provider } = await network.create();
 const CHAIN_ID = 84532;
+const STAKE = parseEther("1");
+const UNSTAKE_DELAY = 86_400;
 
 async function deploy() {
   const [deployer, owner, other] = await viem.getWalletClients();
@@ -16,11 +29,11 @@ async function deploy() {
   const hash = await deployer!.deployContract({ abi: entryPointArtifact.abi, bytecode: entryPointArtifact.bytecode });
   const entryPoint = (await publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address;
   const signer = privateKeyToAccount(generatePrivateKey());
-  const paymaster = await viem.deployContract("VerifyingPaymaster", [
-    entryPoint,
-    signer.address,
-    owner!.account.address,
-  ]);
+  const paymaster = await viem.deployContract(
+    "VerifyingPaymaster",
+    [entryPoint, signer.address, owner!.account.address, UNSTAKE_DELAY],
+    { value: STAKE },
+  );
   return { publicClient, entryPoint, signer, paymaster, owner: owner!, other: other! };
 }
 
@@ -69,6 +82,22 @@ const unpack = (v: bigint) => ({
   validAfter: Number(v >> 208n),
 });
 
+/** The paymaster's validation of `userOp` called as `from` (the EntryPoint), unpacked. */
+async function validatePaymaster(
+  { publicClient, paymaster }: Pick<Awaited<ReturnType<typeof deploy>>, "publicClient" | "paymaster">,
+  userOp: ReturnType<ReturnType<typeof operation>["packed"]>,
+  from: Address,
+) {
+  const { result } = await publicClient.simulateContract({
+    address: paymaster.address,
+    abi: paymaster.abi,
+    functionName: "validatePaymasterUserOp",
+    args: [userOp, zeroHash, 0n],
+    account: from,
+  });
+  return unpack(result[1]);
+}
+
 describe("VerifyingPaymaster", () => {
   it("getHash equals the API's paymasterHash, which signs without a chain call", async () => {
     const { paymaster } = await networkHelpers.loadFixture(deploy);
@@ -80,6 +109,7 @@ describe("VerifyingPaymaster", () => {
         address: paymaster.address,
         validUntil: 1_900_000_000,
         validAfter: 17,
+        delegate: zeroAddress,
       });
       assert.equal(onChain, offChain);
     }
@@ -92,28 +122,26 @@ describe("VerifyingPaymaster", () => {
     const sign = (key: typeof signer) =>
       key.signMessage({
         message: {
-          raw: paymasterHash(op, { chainId: CHAIN_ID, address: paymaster.address, validUntil, validAfter: 0 }),
+          raw: paymasterHash(op, {
+            chainId: CHAIN_ID,
+            address: paymaster.address,
+            validUntil,
+            validAfter: 0,
+            delegate: zeroAddress,
+          }),
         },
       });
-    const validate = async (data: Hex, from: Address = entryPoint) =>
-      (
-        await publicClient.simulateContract({
-          address: paymaster.address,
-          abi: paymaster.abi,
-          functionName: "validatePaymasterUserOp",
-          args: [packed(paymaster.address, data), zeroHash, 0n],
-          account: from,
-        })
-      ).result[1];
+    const validate = (data: Hex, from: Address = entryPoint) =>
+      validatePaymaster({ publicClient, paymaster }, packed(paymaster.address, data), from);
 
-    const good = unpack(await validate(paymasterData(validUntil, 0, await sign(signer))));
+    const good = await validate(paymasterData(validUntil, 0, await sign(signer)));
     assert.deepEqual(good, { sigFailed: false, validUntil, validAfter: 0 });
     const stranger = privateKeyToAccount(generatePrivateKey());
-    assert.equal(unpack(await validate(paymasterData(validUntil, 0, await sign(stranger)))).sigFailed, true);
+    assert.equal((await validate(paymasterData(validUntil, 0, await sign(stranger)))).sigFailed, true);
     // The same signature over a different window (or any other field) does not verify.
-    assert.equal(unpack(await validate(paymasterData(validUntil + 1, 0, await sign(signer)))).sigFailed, true);
+    assert.equal((await validate(paymasterData(validUntil + 1, 0, await sign(signer)))).sigFailed, true);
     // Garbage of the right length is a failed signature, not a revert (gas estimation uses such a stub).
-    assert.equal(unpack(await validate(paymasterData(0, 0, `0x${"ff".repeat(64)}1c`))).sigFailed, true);
+    assert.equal((await validate(paymasterData(0, 0, `0x${"ff".repeat(64)}1c`))).sigFailed, true);
     await assert.rejects(validate("0x1234"), /VerifyingPaymasterInvalidData/);
     await assert.rejects(
       validate(paymasterData(validUntil, 0, await sign(signer)), signer.address),
@@ -141,5 +169,94 @@ describe("VerifyingPaymaster", () => {
       [signer.address, next],
     );
     assert.equal((await paymaster.read.verifyingSigner()).toLowerCase(), next.toLowerCase());
+  });
+  it("binds the sender's EIP-7702 delegate: an approval for one implementation fails once the EOA delegates to another", async () => {
+    const { paymaster, entryPoint, signer, publicClient } = await networkHelpers.loadFixture(deploy);
+    // An EOA of our own (local key) delegates by type-4 transactions sent by a funded local key.
+    const eoa = privateKeyToAccount(generatePrivateKey());
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await networkHelpers.setBalance(sender.address, parseEther("1"));
+    const wallet = createWalletClient({ account: sender, chain: publicClient.chain, transport: custom(provider) });
+    const delegateTo = async (implementation: Address) => {
+      const authorization = await eoa.signAuthorization({
+        address: implementation,
+        chainId: CHAIN_ID,
+        nonce: await publicClient.getTransactionCount({ address: eoa.address }),
+      });
+      const hash = await wallet.sendTransaction({ to: eoa.address, authorizationList: [authorization] });
+      assert.equal((await publicClient.waitForTransactionReceipt({ hash })).status, "success");
+    };
+    // Two deployments of the published Simple7702Account: the canonical one and a copy elsewhere.
+    const deployAccount = async () => {
+      const hash = await wallet.deployContract({
+        abi: simple7702AccountArtifact.abi,
+        bytecode: simple7702AccountArtifact.bytecode,
+      });
+      return (await publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address;
+    };
+    const implementation = await deployAccount();
+    const other = await deployAccount();
+    const { op, packed } = operation({ sender: eoa.address, factory: undefined, factoryData: undefined });
+    const validUntil = 1_900_000_000;
+    const hashFor = (delegate: Address) =>
+      paymasterHash(op, { chainId: CHAIN_ID, address: paymaster.address, validUntil, validAfter: 0, delegate });
+    const onChain = () => paymaster.read.getHash([packed(paymaster.address, "0x"), validUntil, 0]);
+
+    assert.equal(await paymaster.read.delegateOf([eoa.address]), zeroAddress);
+    assert.equal(await onChain(), hashFor(zeroAddress));
+    await delegateTo(implementation);
+    assert.equal((await paymaster.read.delegateOf([eoa.address])).toLowerCase(), implementation.toLowerCase());
+    assert.equal(await onChain(), hashFor(implementation));
+    assert.notEqual(hashFor(implementation), hashFor(other));
+
+    const approval = paymasterData(
+      validUntil,
+      0,
+      await signer.signMessage({ message: { raw: hashFor(implementation) } }),
+    );
+    const validate = async () =>
+      (await validatePaymaster({ publicClient, paymaster }, packed(paymaster.address, approval), entryPoint)).sigFailed;
+    assert.equal(await validate(), false, "approved while the EOA runs the approved implementation");
+    await delegateTo(other);
+    assert.equal(await validate(), true, "the same approval fails once the EOA delegates elsewhere");
+  });
+
+  it("is staked at deployment (ERC-7562 STO-031); only its owner unlocks and withdraws the stake", async () => {
+    const { paymaster, entryPoint, owner, other, publicClient } = await networkHelpers.loadFixture(deploy);
+    const info = () =>
+      publicClient.readContract({
+        address: entryPoint,
+        abi: entryPointArtifact.abi as never,
+        functionName: "getDepositInfo",
+        args: [paymaster.address],
+      }) as Promise<{ staked: boolean; stake: bigint; unstakeDelaySec: number; withdrawTime: number }>;
+    const staked = await info();
+    assert.equal(staked.staked, true);
+    assert.equal(staked.stake, STAKE);
+    assert.equal(staked.unstakeDelaySec, UNSTAKE_DELAY);
+    await assert.rejects(paymaster.write.unlockStake({ account: other.account }), /OwnableUnauthorizedAccount/);
+    await paymaster.write.unlockStake({ account: owner.account });
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    await assert.rejects(
+      paymaster.write.withdrawStake([recipient], { account: owner.account }),
+      /Stake withdrawal is not due/,
+    );
+    await networkHelpers.time.increase(UNSTAKE_DELAY);
+    await assert.rejects(
+      paymaster.write.withdrawStake([recipient], { account: other.account }),
+      /OwnableUnauthorizedAccount/,
+    );
+    await paymaster.write.withdrawStake([recipient], { account: owner.account });
+    assert.equal(await publicClient.getBalance({ address: recipient }), STAKE);
+    assert.equal((await info()).stake, 0n);
+    // Deployed without a value, it is not staked.
+    const unstaked = await viem.deployContract("VerifyingPaymaster", [entryPoint, recipient, recipient, UNSTAKE_DELAY]);
+    const none = (await publicClient.readContract({
+      address: entryPoint,
+      abi: entryPointArtifact.abi as never,
+      functionName: "getDepositInfo",
+      args: [unstaked.address],
+    })) as { staked: boolean };
+    assert.equal(none.staked, false);
   });
 });

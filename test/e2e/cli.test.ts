@@ -8,12 +8,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { AgentHubTokenAbi, RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
+import { AgentHub, isAgentHubError, type Progress } from "@agenthub/sdk";
 import { type Address, type Hex, parseEther } from "viem";
 import { devAccounts } from "../../scripts/lib/chain.ts";
-import { faucet, walletFromKey } from "../support/agents.ts";
+import { faucet, stakedAgent, walletFromKey } from "../support/agents.ts";
 import { agenthub, ok } from "../support/cli.ts";
-import { escrowAddress, feesAccrued, usdcBalance } from "../support/runs.ts";
-import { chain, db, deployments, increaseTime, newWallet, publicClient } from "../support/stack.ts";
+import { freezeProcessOnPort, startExtraApi } from "../support/processes.ts";
+import { claim, escrowAddress, feesAccrued, newPoster, openRun, usdcBalance } from "../support/runs.ts";
+import {
+  api,
+  chain,
+  db,
+  deployments,
+  increaseTime,
+  newWallet,
+  publicClient,
+  stack,
+  waitUntil,
+} from "../support/stack.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agenthub-cli-"));
 after(async () => {
@@ -324,5 +336,88 @@ describe("cli: governance", () => {
     const twice = await agenthub(["gov", "vote", proposalId, "--support", "against"], { key: voter.key });
     assert.equal(twice.code, 3);
     assert.equal(twice.json.error.code, "ALREADY_VOTED");
+  });
+});
+
+describe("cli and sdk: a run step answered pending is followed, never sent again", () => {
+  let fast: Awaited<ReturnType<typeof startExtraApi>>;
+  before(async () => {
+    // An API process that gives up waiting for the indexer after 1 s (the stack's waits 30 s): with the indexer
+    // frozen, every run step is on chain and answered 504 INDEXER_LAGGING.
+    fast = await startExtraApi({ INDEXER_WAIT_MS: "1000", JOBS_ENABLED: "false" });
+  });
+  after(() => fast.stop());
+
+  /** Runs `body` with the indexer frozen; it resumes after `resumeAfterMs` (or when body ends). */
+  async function withIndexerFrozen<T>(body: () => Promise<T>, resumeAfterMs?: number): Promise<T> {
+    const resume = await freezeProcessOnPort(stack.indexerUrl);
+    let resumed = false;
+    const resumeOnce = () => {
+      if (!resumed) resume();
+      resumed = true;
+    };
+    const timer = resumeAfterMs === undefined ? undefined : setTimeout(resumeOnce, resumeAfterMs);
+    try {
+      return await body();
+    } finally {
+      clearTimeout(timer);
+      resumeOnce();
+    }
+  }
+  const stateOf = async (runId: number) => (await api("GET", `/api/runs/${runId}`)).body.state as string;
+  const eventStates = async (runId: number) =>
+    (await api("GET", `/api/runs/${runId}/events`)).body.events.map((e: { state: string }) => e.state);
+
+  it("--no-wait exits 5 at once; the SDK gives up after pendingTimeoutMs; by default the CLI follows to the answer", async () => {
+    const poster = await newPoster(50_000_000n);
+    const agent = await stakedAgent();
+    const run = await openRun(poster, { reward: 3_000_000n });
+    const runId = run.bountyId;
+    assert.equal((await claim(agent.owner.key, agent.owner.address, runId, agent.agentId)).status, 200);
+
+    // 1. CLI --no-wait: the step is on chain, the answer pending: exit 5 at once, the code says why.
+    const noWait = await withIndexerFrozen(() =>
+      agenthub(["--no-wait", "runs", "start", String(runId)], { key: agent.owner.key, apiUrl: fast.url }),
+    );
+    assert.equal(noWait.code, 5, noWait.stderr);
+    assert.equal(noWait.json.error.code, "INDEXER_LAGGING");
+    assert.doesNotMatch(noWait.stderr, /looking again/);
+    await waitUntil("the start indexed", async () => (await stateOf(runId)) === "IN_PROGRESS");
+
+    // 2. SDK with pendingTimeoutMs: looks again with "retry" progress, then throws the pending error.
+    const progress: Progress[] = [];
+    const hub = new AgentHub({
+      apiUrl: fast.url,
+      rpcUrl: stack.rpcUrl,
+      pendingTimeoutMs: 1_500,
+      onProgress: (p) => progress.push(p),
+    });
+    const started = Date.now();
+    const gaveUp = await withIndexerFrozen(() =>
+      hub.runs.submit(runId, { deliverable: { text: "first" } }, agent.owner.account).catch((e) => e),
+    );
+    assert.ok(isAgentHubError(gaveUp, "INDEXER_LAGGING"), String(gaveUp));
+    assert.ok(Date.now() - started >= 1_000 + 1_500, "the API's 1 s wait, then the SDK's 1.5 s");
+    const retries = progress.filter((p) => p.stage === "retry");
+    assert.ok(retries.length >= 3, JSON.stringify(retries));
+    assert.match(retries[0]!.message, /INDEXER_LAGGING; looking again/);
+    assert.match(retries.at(-1)!.message, /giving up/);
+    await waitUntil("the submission indexed", async () => (await stateOf(runId)) === "SUBMITTED");
+
+    // 3. CLI default --wait: the indexer resumes 3 s into the approval; the CLI follows and answers it (exit 0).
+    const owner = await usdcBalance(agent.owner.address);
+    const followed = await withIndexerFrozen(
+      () => agenthub(["runs", "approve", String(runId)], { key: poster.key, apiUrl: fast.url }),
+      3_000,
+    );
+    assert.equal(followed.code, 0, followed.stderr);
+    assert.equal(followed.json.run.state, "APPROVED");
+    assert.match(followed.json.message, /confirmed after a pending answer/);
+    assert.match(followed.stderr, /run \d+ -> APPROVED: INDEXER_LAGGING; looking again/);
+    const events = (await api("GET", `/api/runs/${runId}/events`)).body.events;
+    assert.equal(followed.json.txHash, events.at(-1).txHash);
+    // Each step happened exactly once; the reward moved once.
+    assert.deepEqual(await eventStates(runId), ["DRAFT", "OPEN", "CLAIMED", "IN_PROGRESS", "SUBMITTED", "APPROVED"]);
+    assert.equal(await usdcBalance(agent.owner.address), owner + 3_000_000n);
   });
 });

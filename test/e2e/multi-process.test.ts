@@ -1,7 +1,6 @@
 // Shared state lives in Postgres, so limits and exactly-once rules hold across API processes.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SEARCH_CHANNEL } from "@agenthub/api/stores/search/cache";
 import { registerAgent } from "../support/agents.ts";
 import { signPayment } from "../support/payments.ts";
 import { startExtraApi } from "../support/processes.ts";
@@ -106,6 +105,78 @@ describe("two API processes, one database", () => {
     assert.equal(again.txHash, answers[w].txHash);
   });
 
+  it("share an organization's quotas: API calls per month and payments per day, counted once across both", async () => {
+    const admin = { authorization: `Bearer ${stack.secrets.adminToken}`, "content-type": "application/json" };
+    const tag = Math.random().toString(36).slice(2, 10);
+    const created = await fetch(`${stack.apiUrl}/api/organizations`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ name: `Two procs ${tag}`, subdomain: `two-procs-${tag}` }),
+    });
+    assert.equal(created.status, 201);
+    const org = (await created.json()) as { id: string; apiKey: string };
+    // Set through the second process, enforced by both (the quota is read per request).
+    const set = await fetch(`${second.url}/api/organizations/${org.id}`, {
+      method: "PATCH",
+      headers: admin,
+      body: JSON.stringify({ quotas: { apiCallsPerMonth: 6, paymentsPerDay: 2 } }),
+    });
+    assert.equal(set.status, 200);
+    const key = { "x-api-key": org.apiKey };
+    const codeOf = async (res: Response) => ((await res.json()) as { error?: { code: string } }).error?.code;
+
+    // 10 parallel calls over both processes against 6 a month: exactly 6 pass, the rest 429 wherever they land.
+    const calls = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => fetch(`${i % 2 ? second.url : stack.apiUrl}/api/stats`, { headers: key })),
+    );
+    const statuses = calls.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 6, JSON.stringify(statuses));
+    for (const res of calls.filter((r) => r.status !== 200)) {
+      assert.equal(res.status, 429);
+      assert.equal(await codeOf(res), "API_QUOTA_EXCEEDED");
+    }
+    for (const base of [stack.apiUrl, second.url]) {
+      const over = await fetch(`${base}/api/agents`, { headers: key });
+      assert.equal(over.status, 429, base);
+      assert.equal(over.headers.get("x-ratelimit-remaining"), "0");
+    }
+
+    // Payments per day: one on each process, then the third is refused by either.
+    const recipient = (await (await fetch(`${stack.apiUrl}/api/config`)).json()).platformRecipient;
+    const pay = async (base: string) =>
+      fetch(`${base}/api/intelligence/search`, {
+        method: "POST",
+        headers: {
+          ...key,
+          "content-type": "application/json",
+          "x-payment": await signPayment(newWallet().account, { recipient, endpoint: "/api/intelligence/search" }),
+        },
+        body: JSON.stringify({ limit: 1 }),
+      });
+    const first = await pay(stack.apiUrl);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get("x-ratelimit-remaining"), "1");
+    const secondPaid = await pay(second.url);
+    assert.equal(secondPaid.status, 200);
+    assert.equal(secondPaid.headers.get("x-ratelimit-remaining"), "0");
+    for (const base of [stack.apiUrl, second.url]) {
+      const third = await pay(base);
+      assert.equal(third.status, 429, base);
+      assert.equal(await codeOf(third), "PAYMENT_QUOTA_EXCEEDED");
+    }
+    const { rows } = await db.query(
+      "select kind, sum(used)::int n from api.org_quota where org_id = $1 group by kind order by kind",
+      [org.id],
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.kind, r.n]),
+      [
+        ["calls", 6],
+        ["payments", 2],
+      ],
+    );
+  });
+
   it("empty each other's search caches: a change made anywhere shows in the next search of every process", async () => {
     const word = `zm${Math.random().toString(36).slice(2, 8)}`;
     const agent = await registerAgent({ name: `Cachecat-${word}`, description: `caches ${word}` });
@@ -129,8 +200,8 @@ describe("two API processes, one database", () => {
     // Caching starts once a process's feed connection is listening: wait until both are (one session each).
     await waitUntil("both processes listen for search changes", async () => {
       const { rows } = await db.query(
-        "select count(*)::int n from pg_stat_activity where query = $1 and state = 'idle'",
-        [`listen ${SEARCH_CHANNEL}`],
+        // The search cache's feed connection LISTENs on agenthub_search (use-cases/search/agent-search.ts).
+        "select count(*)::int n from pg_stat_activity where query like 'listen %agenthub_search%' and state = 'idle'",
       );
       return rows[0].n >= 2;
     });

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { registerAgent } from "../support/agents.ts";
 import { signPayment } from "../support/payments.ts";
 import { api, db, newWallet, stack } from "../support/stack.ts";
 
@@ -186,5 +187,53 @@ describe("organization quotas", () => {
     check(forbidden, "viewer write");
     const keyed = await api("GET", "/api/agents", { headers: { "x-api-key": o.apiKey } });
     assert.equal(rate(keyed).limit, "50"); // the monthly quota binds before the 100 per minute
+  });
+
+  it("public endpoints outside /api share the public allowance and carry its headers; probes carry none", async () => {
+    const reg = await registerAgent();
+    const detail = await api("GET", `/api/agents/${reg.agentId}`);
+    const cid = (detail.body.ipfsHash as string).slice("ipfs://".length);
+    const docs = await api("GET", "/docs");
+    const asset = /href="(\/docs\/assets\/[^"]+\.css)"/.exec(docs.body)?.[1];
+    assert.ok(asset, "the docs page links its stylesheet");
+    const ip = `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const remaining: number[] = [];
+    for (const path of [
+      "/openapi.json",
+      "/docs",
+      asset,
+      `/ipfs/${cid}`,
+      "/ipfs/not-a-cid",
+      `/claim/${reg.claimCode}`,
+      "/nowhere",
+    ]) {
+      const res = await api("GET", path, { ip });
+      assert.ok(res.status === 200 || res.status === 400 || res.status === 404, `${path}: ${res.status}`);
+      assert.equal(rate(res).limit, "100", `${path} (${res.status}) carries the public limit`);
+      assert.ok(Number(rate(res).reset) > Date.now() / 1000, `${path}: reset in the future`);
+      remaining.push(Number(rate(res).remaining));
+    }
+    // Counted, one allowance with /api: each response shows one less (unless the minute turned in between).
+    const api1 = await api("GET", "/api/stats", { ip });
+    remaining.push(Number(rate(api1).remaining));
+    for (let i = 1; i < remaining.length; i++) {
+      assert.ok(remaining[i] === remaining[i - 1]! - 1 || remaining[i]! >= 98, JSON.stringify(remaining));
+    }
+    for (const path of ["/health", "/ready", "/metrics"]) {
+      const res = await api("GET", path, { ip, headers: { authorization: `Bearer ${stack.secrets.metricsToken}` } });
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get("x-ratelimit-limit"), null, `${path} is not rate limited`);
+    }
+    // Past the allowance the document is refused like any public endpoint.
+    const busy = `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    let refused: Awaited<ReturnType<typeof api<any>>> | undefined;
+    for (let i = 0; i < 101 && !refused; i++) {
+      const res = await api("GET", "/nowhere", { ip: busy });
+      if (res.status === 429) refused = res;
+    }
+    assert.ok(refused, "no 429 within 101 requests");
+    assert.equal(code(refused), "RATE_LIMITED");
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+    assert.equal(rate(refused).remaining, "0");
   });
 });

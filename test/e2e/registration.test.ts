@@ -4,8 +4,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { privateKeyToAccount } from "viem/accounts";
-import { busyPorts } from "../../scripts/lib/ports.ts";
-import { startExtraApi } from "../support/processes.ts";
+import { freezeProcessOnPort, startExtraApi } from "../support/processes.ts";
 import { api, db, freshIp, newWallet, rpc, stack, waitUntil } from "../support/stack.ts";
 
 const POOL_SIZE = 20; // api/src/db/pool.ts: each API process's pool
@@ -29,14 +28,6 @@ async function claimBody(agentId: number, claimCode: string, claimant = newWalle
     message: `I claim agent ${agentId} to address ${claimant.address}`,
   });
   return { claimant, body: { signature, userAddress: claimant.address, claimCode } };
-}
-
-/** Freezes a process (SIGSTOP) until the returned function resumes it. */
-async function freezeProcessOnPort(url: string): Promise<() => void> {
-  const [holder] = await busyPorts([Number(new URL(url).port)]);
-  assert.ok(holder?.pid, `no process found listening at ${url}`);
-  process.kill(holder.pid, "SIGSTOP");
-  return () => process.kill(holder.pid!, "SIGCONT");
 }
 
 describe("registration: more concurrent requests than pooled connections", () => {

@@ -1,10 +1,11 @@
 // Reputation sharing between organizations on the real stack: what organization B's key (agent list, organization
-// search) and B's white-label directory show of organization A's agents, as A's shareOutbound, B's acceptInbound and
+// search, leaderboard, paid search) and B's white-label directory show of organization A's agents, as A's shareOutbound, B's acceptInbound and
 // both whitelists change. A is isolated ("schema"), so the rule also holds under organization row-level security.
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
-import { api, db, stack } from "../support/stack.ts";
+import { signPayment } from "../support/payments.ts";
+import { api, db, newWallet, stack, waitUntil } from "../support/stack.ts";
 
 after(() => db.end());
 
@@ -73,8 +74,25 @@ async function seenBy(o: Org): Promise<number[]> {
   const fromSite = [...site.matchAll(/data-agent-id="(\d+)"/g)].map((m) => Number(m[1])).sort((x, y) => x - y);
   assert.deepEqual(fromSearch, fromList, "organization search and agent list agree");
   assert.deepEqual(fromSite, fromList, "the white-label directory agrees");
+  const key = { "x-api-key": o.apiKey };
+  const board = await api("GET", "/api/reputation?limit=100", { headers: key });
+  assert.equal(board.status, 200, JSON.stringify(board.body));
+  const fromBoard = board.body.leaderboard
+    .map((e: { agentId: number }) => e.agentId)
+    .sort((x: number, y: number) => x - y);
+  assert.deepEqual(fromBoard, fromList, "the leaderboard agrees");
+  const paid = await api("POST", "/api/intelligence/search", {
+    headers: { ...key, "x-payment": await signPayment(newWallet().account, { recipient, endpoint: SEARCH }) },
+    body: { capabilities: ["coding"], limit: 100 },
+  });
+  assert.equal(paid.status, 200, JSON.stringify(paid.body));
+  const fromPaid = paid.body.results.map((r: { id: number }) => r.id).sort((x: number, y: number) => x - y);
+  assert.deepEqual(fromPaid, fromList, "paid search agrees");
   return fromList;
 }
+
+const SEARCH = "/api/intelligence/search";
+let recipient: `0x${string}`;
 
 describe("reputation sharing between two organizations", () => {
   let a: Org;
@@ -88,6 +106,12 @@ describe("reputation sharing between two organizations", () => {
     c = await createOrg("Gamma");
     a1 = await register(a, "Alpha One");
     b1 = await register(b, "Beta One");
+    recipient = (await api("GET", "/api/config")).body.platformRecipient;
+    // Paid search reads the search index, which the profile job fills shortly after registration.
+    await waitUntil("agents searchable", async () => {
+      const r = await db.query("select count(*)::int n from api.agent_search where agent_id = any($1)", [[a1, b1]]);
+      return r.rows[0].n === 2 || undefined;
+    });
   });
 
   it("by default each organization sees its own agents only", async () => {

@@ -4,15 +4,33 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import SimpleAccountArtifact from "@account-abstraction/contracts/artifacts/SimpleAccount.json" with { type: "json" };
 import { loadApiEnv } from "@agenthub/api/env";
+import { proxyRuntimeOf } from "@agenthub/api/paymaster/account-code";
 import { startApi } from "@agenthub/api/server";
 import { AgentIdentityAbi, StakeVaultAbi, TestUSDCAbi, VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
-import { type AgentAccount, agentAccount, agentActions } from "@agenthub/sdk/smart-account";
+import { type AgentAccount, agentAccount, agentActions, delegationIfNeeded } from "@agenthub/sdk/smart-account";
 import { ExactEvmScheme } from "@x402/evm";
 import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
-import { type Address, createWalletClient, encodeFunctionData, type Hex, http, keccak256, toHex } from "viem";
-import { entryPoint08Abi, formatUserOperation, toPackedUserOperation } from "viem/account-abstraction";
+import {
+  type Address,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  keccak256,
+  parseAbi,
+  type SignedAuthorization,
+  toHex,
+} from "viem";
+import {
+  entryPoint08Abi,
+  formatUserOperation,
+  toPackedUserOperation,
+  type UserOperation,
+} from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { simple7702AccountArtifact } from "../../ignition/account-abstraction.ts";
 import { faucet, registerAgent } from "../support/agents.ts";
 import { adminHeaders, escrowAddress, escrowRun, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
 import { api, db, deployments, publicClient, stack, waitUntil } from "../support/stack.ts";
@@ -53,16 +71,34 @@ async function selfCustodiedAgent(usdc: bigint) {
   return { key, owner, agentId: BigInt(reg.agentId), account };
 }
 
-/** The paymaster's JSON-RPC answer for an operation `account` would send with `calls`. */
+/**
+ * The paymaster's JSON-RPC answer for an operation `account` would send with `calls` (or `sender`, another account
+ * making the same account call). An EOA not yet delegating to Simple7702Account carries its authorization, as
+ * permissionless sends it, unless `eip7702Auth` says otherwise (null: none).
+ */
 async function askPaymaster(
   account: AgentAccount,
   calls: { to: Address; data: Hex }[],
   method = "pm_getPaymasterStubData",
-  overrides: { nonce?: bigint; maxFeePerGas?: bigint; factory?: Address | "0x7702"; factoryData?: Hex } = {},
+  overrides: {
+    sender?: Address;
+    nonce?: bigint;
+    maxFeePerGas?: bigint;
+    factory?: Address | "0x7702";
+    factoryData?: Hex;
+    eip7702Auth?: SignedAuthorization | null;
+  } = {},
 ) {
   // Built by hand: a 0-ETH account cannot be estimated without a paymaster, and the test asks the paymaster itself.
   const fees = await publicClient.estimateFeesPerGas();
   const smartAccount = account.client.account!;
+  const { eip7702Auth, ...fields } = overrides;
+  const authorization =
+    eip7702Auth !== undefined
+      ? (eip7702Auth ?? undefined)
+      : smartAccount.authorization && !overrides.sender
+        ? await delegationIfNeeded(smartAccount.authorization.account, publicClient, aa.simple7702Account)
+        : undefined;
   const op = {
     sender: account.address,
     nonce: await smartAccount.getNonce(),
@@ -72,7 +108,7 @@ async function askPaymaster(
     preVerificationGas: 60_000n,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    ...overrides,
+    ...fields,
   };
   const hex = (v: bigint | undefined) => `0x${(v ?? 0n).toString(16)}`;
   const res = await api("POST", "/api/paymaster", {
@@ -91,6 +127,7 @@ async function askPaymaster(
           maxFeePerGas: hex(op.maxFeePerGas),
           maxPriorityFeePerGas: hex(op.maxPriorityFeePerGas),
           ...(op.factory ? { factory: op.factory, factoryData: op.factoryData } : {}),
+          ...(authorization ? { eip7702Auth: rpcAuthorization(authorization) } : {}),
         },
         aa.entryPoint,
         hex(BigInt(deployments.chainId)),
@@ -106,6 +143,32 @@ async function askPaymaster(
 }
 
 const ethOf = (address: Address) => publicClient.getBalance({ address });
+const simpleAccountArtifact = SimpleAccountArtifact as unknown as { abi: readonly unknown[]; bytecode: Hex };
+
+/** An EIP-7702 authorization in its JSON-RPC form (ERC-7769 `eip7702Auth`). */
+const rpcAuthorization = (auth: SignedAuthorization) => ({
+  address: auth.address,
+  chainId: toHex(auth.chainId),
+  nonce: toHex(auth.nonce),
+  r: auth.r,
+  s: auth.s,
+  yParity: toHex(auth.yParity ?? 0),
+});
+
+/** Deploys a published @account-abstraction/contracts artifact from a funded key; returns its address. */
+async function deployArtifact(key: Hex, artifact: { abi: readonly unknown[]; bytecode: Hex }, args: unknown[] = []) {
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(key),
+    chain: publicClient.chain,
+    transport: http(stack.rpcUrl),
+  });
+  const hash = await wallet.deployContract({
+    abi: artifact.abi as never,
+    bytecode: artifact.bytecode,
+    args: args as never,
+  });
+  return (await publicClient.waitForTransactionReceipt({ hash })).contractAddress as Address;
+}
 
 describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", () => {
   let agent: Awaited<ReturnType<typeof selfCustodiedAgent>>;
@@ -325,7 +388,7 @@ describe("smart accounts: a fresh SimpleAccount from the canonical factory", () 
     assert.notEqual(smart.address, agent.owner.address);
     assert.equal(await publicClient.getCode({ address: smart.address }), undefined, "not deployed yet");
     // The owner hands the token to its smart account (an ordinary ERC-721 transfer, its own gas), and USDC arrives.
-    await faucet(agent.owner.address, 0n, 10n ** 16n);
+    await faucet(agent.owner.address, 0n, 10n ** 17n);
     const wallet = createWalletClient({
       account: agent.owner,
       chain: publicClient.chain,
@@ -365,6 +428,22 @@ describe("smart accounts: a fresh SimpleAccount from the canonical factory", () 
     const later = await smart.send(actions.requestWithdrawal(agent.agentId, STAKE));
     assert.ok(first.actualGasUsed > later.actualGasUsed, "the first operation also deploys the account");
     assert.equal(await ethOf(smart.address), 0n);
+    // Its code is the factory's ERC1967Proxy, which the paymaster recognizes by the code cut out of the factory's.
+    const factoryCode = await publicClient.getCode({ address: aa.simpleAccountFactory });
+    assert.equal(await publicClient.getCode({ address: smart.address }), proxyRuntimeOf(factoryCode!));
+
+    // Upgraded by its owner (UUPS) to an implementation of its own, it is no longer sponsored.
+    const implementation = await deployArtifact(agent.key, simpleAccountArtifact, [aa.entryPoint]);
+    const upgrade = await wallet.writeContract({
+      address: smart.address,
+      abi: parseAbi(["function upgradeToAndCall(address implementation, bytes data) payable"]),
+      functionName: "upgradeToAndCall",
+      args: [implementation, "0x"],
+    });
+    assert.equal((await publicClient.waitForTransactionReceipt({ hash: upgrade })).status, "success");
+    const upgraded = await askPaymaster(smart, actions.requestWithdrawal(agent.agentId, 1n));
+    assert.equal(upgraded.error?.data.code, "ACCOUNT_NOT_SUPPORTED", JSON.stringify(upgraded));
+    assert.match(upgraded.error!.message, /upgraded to/);
   });
 });
 
@@ -400,6 +479,144 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
       assert.equal(answer.error?.data.code, "CALL_NOT_ALLOWED", `${factory}: ${JSON.stringify(answer)}`);
     }
     assert.equal(await usdcBalance(agent.owner.address), 5_000_000n);
+    assert.equal(await ethOf(agent.owner.address), 0n);
+  });
+
+  it("a sender not running canonical account code (ACCOUNT_NOT_SUPPORTED): an EOA delegating elsewhere, a custom contract holding the token", async () => {
+    const agent = await selfCustodiedAgent(0n);
+    await faucet(agent.owner.address, 0n, 10n ** 17n);
+    // A Simple7702Account of the agent's own at another address: the same account code, not the canonical one.
+    const copy = await deployArtifact(agent.key, simple7702AccountArtifact);
+    const request = actions.requestWithdrawal(agent.agentId, 1n);
+    const refused = async (answer: Awaited<ReturnType<typeof askPaymaster>>, why: RegExp) => {
+      assert.equal(answer.error?.data.code, "ACCOUNT_NOT_SUPPORTED", JSON.stringify(answer));
+      assert.equal(answer.error?.code, -32003);
+      assert.match(answer.error!.message, why);
+    };
+    const toCopy = (nonce: number) =>
+      agent.owner.signAuthorization({ address: copy, chainId: deployments.chainId, nonce });
+
+    // An operation whose authorization names another implementation.
+    await refused(
+      await askPaymaster(agent.account, request, "pm_getPaymasterStubData", { eip7702Auth: await toCopy(1) }),
+      /authorization to/,
+    );
+    // The EOA delegates to the copy itself (its own type-4 transaction).
+    const wallet = createWalletClient({
+      account: agent.owner,
+      chain: publicClient.chain,
+      transport: http(stack.rpcUrl),
+    });
+    const nonce = await publicClient.getTransactionCount({ address: agent.owner.address });
+    const delegated = await wallet.sendTransaction({
+      to: agent.owner.address,
+      authorizationList: [await toCopy(nonce + 1)],
+    });
+    await publicClient.waitForTransactionReceipt({ hash: delegated });
+    assert.equal(
+      await publicClient.getCode({ address: agent.owner.address }),
+      `0xef0100${copy.slice(2).toLowerCase()}`,
+    );
+    await refused(
+      await askPaymaster(agent.account, request, "pm_getPaymasterStubData", { eip7702Auth: null }),
+      /delegates to/,
+    );
+    await refused(
+      await askPaymaster(agent.account, request, "pm_getPaymasterData", { eip7702Auth: null }),
+      /delegates to/,
+    );
+    // Delegating back to Simple7702Account in the operation itself is sponsored.
+    const back = await askPaymaster(agent.account, request);
+    assert.ok(back.result, JSON.stringify(back));
+
+    // The token held by a contract of its own code (the copy, deployed as an ordinary contract).
+    const transfer = await wallet.writeContract({
+      address: deployments.contracts.AgentIdentity.address,
+      abi: AgentIdentityAbi,
+      functionName: "transferFrom",
+      args: [agent.owner.address, copy, agent.agentId],
+    });
+    await publicClient.waitForTransactionReceipt({ hash: transfer });
+    await waitUntil("the contract as owner in the index", async () => {
+      const r = await db.query(`select 1 from ${schema}.agent where id = $1 and lower(owner) = lower($2)`, [
+        agent.agentId.toString(),
+        copy,
+      ]);
+      return r.rowCount === 1 || undefined;
+    });
+    await refused(
+      await askPaymaster(agent.account, request, "pm_getPaymasterStubData", { sender: copy }),
+      /code of its own/,
+    );
+    await refused(
+      await askPaymaster(agent.account, request, "pm_getPaymasterData", { sender: copy }),
+      /code of its own/,
+    );
+  });
+
+  it("an approval for Simple7702Account fails on chain once the authorization is swapped for another implementation (AA34)", async () => {
+    const agent = await selfCustodiedAgent(STAKE);
+    // Whoever submits the bundle (here a funded key calling the EntryPoint itself, as any bundler could).
+    const submitterKey = generatePrivateKey();
+    const submitter = privateKeyToAccount(submitterKey);
+    await faucet(submitter.address, 0n, 10n ** 17n);
+    const copy = await deployArtifact(submitterKey, simple7702AccountArtifact);
+    const client = agent.account.client;
+    const canonical = (await delegationIfNeeded(agent.owner, publicClient, aa.simple7702Account))!;
+    // Prepared with the canonical authorization: the API approves it (stub, bundler estimate, signature).
+    const prepared = await client.prepareUserOperation({
+      account: client.account!,
+      calls: actions.stake(agent.agentId, STAKE),
+      authorization: canonical,
+    });
+    const op = prepared as unknown as UserOperation<"0.8">;
+    const packed = toPackedUserOperation({ ...op, signature: await client.account!.signUserOperation(op) });
+    const wallet = createWalletClient({ account: submitter, chain: publicClient.chain, transport: http(stack.rpcUrl) });
+    const handleOps = (authorization: SignedAuthorization) =>
+      ({
+        address: aa.entryPoint,
+        abi: entryPoint08Abi,
+        functionName: "handleOps",
+        args: [[packed], submitter.address],
+        authorizationList: [authorization],
+        account: submitter,
+      }) as const;
+    const deposit = () =>
+      publicClient.readContract({
+        address: aa.entryPoint,
+        abi: entryPoint08Abi,
+        functionName: "balanceOf",
+        args: [aa.paymaster.address],
+      });
+    const depositBefore = await deposit();
+
+    const swapped = await agent.owner.signAuthorization({ address: copy, chainId: deployments.chainId, nonce: 0 });
+    await assert.rejects(publicClient.simulateContract(handleOps(swapped)), /AA34/);
+    // Mined anyway (the local node mines it and answers the send with the revert): the swap takes effect, as
+    // authorizations apply even when their transaction reverts, and nothing else does.
+    await assert.rejects(wallet.writeContract({ ...handleOps(swapped), gas: 1_000_000n }), /AA34/);
+    const mined = (await publicClient.getBlock({ includeTransactions: true })).transactions.find(
+      (tx) => tx.from.toLowerCase() === submitter.address.toLowerCase(),
+    );
+    assert.ok(mined, "the transaction is on chain");
+    assert.equal((await publicClient.getTransactionReceipt({ hash: mined.hash })).status, "reverted");
+    assert.equal(
+      await publicClient.getCode({ address: agent.owner.address }),
+      `0xef0100${copy.slice(2).toLowerCase()}`,
+    );
+    assert.equal(await usdcBalance(agent.owner.address), STAKE);
+    assert.equal(await deposit(), depositBefore, "the paymaster paid nothing");
+
+    // The same approved operation with an authorization back to Simple7702Account goes through, sponsored.
+    const back = await agent.owner.signAuthorization({
+      address: aa.simple7702Account,
+      chainId: deployments.chainId,
+      nonce: 1,
+    });
+    const ok = await wallet.writeContract({ ...handleOps(back), gas: 1_000_000n });
+    assert.equal((await publicClient.waitForTransactionReceipt({ hash: ok })).status, "success");
+    assert.equal(await usdcBalance(agent.owner.address), 0n, "staked");
+    assert.ok((await deposit()) < depositBefore, "paid by the paymaster");
     assert.equal(await ethOf(agent.owner.address), 0n);
   });
 

@@ -197,8 +197,9 @@ describe("organization events: agents", () => {
     assert.equal((await queued(other, "agent.updated", { agentId: agent.agentId })).length, 0);
   });
 
-  it("verification.completed and reputation.updated: once per badge, once per score change", async () => {
-    const agent = await ownedAgent(org, "Verified");
+  /** A claimed agent of `org` whose stake (150 USDC) passed a stake verification: the verification's id. */
+  async function verifiedAgent(name: string) {
+    const agent = await ownedAgent(org, name);
     await faucet(agent.walletAddress, 150_000_000n, 10n ** 16n);
     await depositDirect(agent.agentKey, agent.agentId, 150_000_000n);
     const requested = await api("POST", "/api/verifications/stake", {
@@ -208,12 +209,27 @@ describe("organization events: agents", () => {
     const vid = requested.body.verification.id as number;
     const verified = await api("POST", `/api/verifications/${vid}/verify-stake`);
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    return { agent, vid };
+  }
+
+  it("verification.completed: once per badge, to the agent's organization only", async () => {
+    const other = await orgWithWebhook("Onlooker");
+    const { agent, vid } = await verifiedAgent("Verified");
+    assert.equal((await queued(org, "verification.completed", { verificationId: vid })).length, 1);
+    // Checking the same verification again grants no second badge and emits nothing.
+    const again = await api("POST", `/api/verifications/${vid}/verify-stake`);
+    assert.ok(again.status < 500, JSON.stringify(again.body));
     assert.equal((await queued(org, "verification.completed", { verificationId: vid })).length, 1);
     const got = await deliveredOnce(org, "verification.completed", { verificationId: vid });
     assert.equal(got.data.agentId, agent.agentId);
     assert.equal(got.data.type, "stake");
     assert.equal(got.data.status, "VERIFIED");
+    assert.equal((await queued(other, "verification.completed", { verificationId: vid })).length, 0);
+  });
 
+  it("reputation.updated: once per score change, each carrying the score it replaced", async () => {
+    const other = await orgWithWebhook("Spectator");
+    const { agent } = await verifiedAgent("Scored");
     // The badge moves the score. The recompute job writes one history row and queues one event per change, in one
     // transaction: wait for the event carrying the current score, then match events to history rows one for one.
     const current = await waitUntil(
@@ -235,9 +251,16 @@ describe("organization events: agents", () => {
     );
     const events = await queued(org, "reputation.updated", { agentId: agent.agentId });
     assert.deepEqual(events.map((e) => e.data.score).sort(), history.rows.map((r) => Number(r.score)).sort());
-    for (const [i, e] of events.entries()) {
-      if (i > 0) assert.notEqual(e.data.score, e.data.previousScore);
+    // In history order, each event's previousScore is the score before it (null for the first computation).
+    const byScore = new Map(events.map((e) => [Number(e.data.score), e]));
+    let previous: number | null = null;
+    for (const row of history.rows) {
+      const e = byScore.get(Number(row.score));
+      assert.ok(e, `no event for the snapshot ${row.score}`);
+      assert.equal(e.data.previousScore === null ? null : Number(e.data.previousScore), previous);
+      previous = Number(row.score);
     }
+    assert.equal((await queued(other, "reputation.updated", { agentId: agent.agentId })).length, 0);
   });
 });
 

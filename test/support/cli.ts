@@ -28,14 +28,14 @@ export interface CliResult {
 
 export async function agenthub(
   args: string[],
-  opts: { key?: Hex; env?: Record<string, string>; ip?: string; timeoutMs?: number } = {},
+  opts: { key?: Hex; env?: Record<string, string>; ip?: string; timeoutMs?: number; apiUrl?: string } = {},
 ): Promise<CliResult> {
   const child = spawn(
     process.execPath,
     [
       await cliBundle(),
       "--api",
-      stack.apiUrl,
+      opts.apiUrl ?? stack.apiUrl,
       "--rpc",
       stack.rpcUrl,
       "--json",

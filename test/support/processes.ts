@@ -1,6 +1,8 @@
 // Extra API processes against the same database and chain, for tests of state shared across processes.
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import { repoRoot } from "../../scripts/lib/chain.ts";
+import { busyPorts } from "../../scripts/lib/ports.ts";
 import { startProcess, waitFor } from "../../scripts/lib/process.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { stack } from "./stack.ts";
@@ -39,4 +41,12 @@ export async function startExtraRelayer(
     return (await fetch(`${url}/health`)).ok || undefined;
   });
   return { url, lines, stop: () => proc.stop() };
+}
+
+/** Freezes the process listening at `url` (SIGSTOP) until the returned function resumes it (SIGCONT). */
+export async function freezeProcessOnPort(url: string): Promise<() => void> {
+  const [holder] = await busyPorts([Number(new URL(url).port)]);
+  assert.ok(holder?.pid, `no process found listening at ${url}`);
+  process.kill(holder.pid, "SIGSTOP");
+  return () => process.kill(holder.pid!, "SIGCONT");
 }

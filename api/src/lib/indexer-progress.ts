@@ -14,6 +14,7 @@ export class IndexerProgress {
   private waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
+  private readonly advanced: (() => void)[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
@@ -25,6 +26,11 @@ export class IndexerProgress {
   /** The highest block the indexer has committed (-1 before the first read). */
   get indexedBlock(): bigint {
     return this.indexed;
+  }
+
+  /** Calls `fn` whenever a read finds a higher indexed block (before any waiter for that block is resolved). */
+  onAdvance(fn: () => void): void {
+    this.advanced.push(fn);
   }
 
   /** Resolves true once `block` is indexed, false after `timeoutMs` (never rejects). */
@@ -52,7 +58,10 @@ export class IndexerProgress {
          from ${this.checkpointView}`,
     );
     const block = rows[0]?.block;
-    if (block !== null && block !== undefined && BigInt(block) > this.indexed) this.indexed = BigInt(block);
+    if (block !== null && block !== undefined && BigInt(block) > this.indexed) {
+      this.indexed = BigInt(block);
+      for (const fn of this.advanced) fn();
+    }
     return this.indexed;
   }
 

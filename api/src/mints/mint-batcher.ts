@@ -122,12 +122,12 @@ export class MintBatcher {
       }
       if (sending.length === 0) return;
       const result = await this.send(key, sending);
+      // The batch's logs decoded once (not once per wallet: a batch of 50 has ~100 logs).
+      const minted = mintedByWallet(result);
       for (const waiting of sending) {
-        try {
-          waiting.resolve(mintedFor(result, waiting.wallet));
-        } catch (error) {
-          waiting.reject(error);
-        }
+        const mine = minted.get(waiting.wallet.toLowerCase());
+        if (mine) waiting.resolve(mine);
+        else waiting.reject(new Error(`transaction ${result.txHash} minted nothing to ${waiting.wallet}`));
       }
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
@@ -141,13 +141,24 @@ export class MintBatcher {
   }
 }
 
-/** The token minted to `wallet` in a mint or mintBatch transaction. */
-function mintedFor(result: RelayResult, wallet: string): Minted {
+/** The tokens a mint or mintBatch transaction minted, by wallet (lower case). */
+function mintedByWallet(result: RelayResult): Map<string, Minted> {
   const registered = eventArgs<{ agentId: bigint; wallet: string }>(
     AgentIdentityAbi as Abi,
     result.logs,
     "AgentRegistered",
-  ).find((event) => event.wallet.toLowerCase() === wallet.toLowerCase());
-  if (!registered) throw new Error(`transaction ${result.txHash} minted nothing to ${wallet}`);
-  return { agentId: Number(registered.agentId), txHash: result.txHash, blockNumber: result.blockNumber };
+  );
+  return new Map(
+    registered.map((event) => [
+      event.wallet.toLowerCase(),
+      { agentId: Number(event.agentId), txHash: result.txHash, blockNumber: result.blockNumber },
+    ]),
+  );
+}
+
+/** The token minted to `wallet` in a mint or mintBatch transaction. */
+function mintedFor(result: RelayResult, wallet: string): Minted {
+  const minted = mintedByWallet(result).get(wallet.toLowerCase());
+  if (!minted) throw new Error(`transaction ${result.txHash} minted nothing to ${wallet}`);
+  return minted;
 }

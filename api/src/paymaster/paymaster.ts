@@ -3,7 +3,8 @@
 // Policy, in order: our EntryPoint and chain; gas limits and price within bounds; every call an allowed agent
 // action (calls.ts) naming exactly one agent; the agent registered (indexed), neither FROZEN nor BANNED (the
 // status the API derives from indexed chain state), and the sender its account (token owner, or its generated
-// wallet while bound); the agent's and the global budget of the period.
+// wallet while bound); the sender running canonical account code (account-code.ts); the agent's and the global
+// budget of the period.
 import type { Deployments } from "@agenthub/common";
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import type pg from "pg";
@@ -16,9 +17,11 @@ import type { ApiEnv } from "../env.ts";
 import { type ChainClock, chainClock } from "../lib/chain-time.ts";
 import type { ProtocolParamsReader } from "../lib/protocol.ts";
 import { findAgent, statusOf } from "../stores/agents.ts";
+import { AccountCodePolicy } from "./account-code.ts";
 import { type Budget, BudgetStore } from "./budget-store.ts";
 import { accountCalls, allowedCalls, classifyCalls, PolicyRefusal } from "./calls.ts";
 import {
+  isEip7702Marker,
   maxCostWei,
   paymasterData,
   paymasterHash,
@@ -28,7 +31,6 @@ import {
 } from "./user-operation.ts";
 
 const factoryAbi = parseAbi(["function createAccount(address owner, uint256 salt)"]);
-const EIP7702_MARKER = "0x7702000000000000000000000000000000000000";
 
 /**
  * The init code runs calls too, outside the call policy: an EIP-7702 operation may carry none (the marker alone),
@@ -37,7 +39,7 @@ const EIP7702_MARKER = "0x7702000000000000000000000000000000000000";
 function checkInitCode(op: UserOperation, factory: Address): void {
   if (!op.factory) return;
   const initData = op.factoryData ?? "0x";
-  if (op.factory === "0x7702" || isAddressEqual(op.factory, EIP7702_MARKER)) {
+  if (isEip7702Marker(op.factory)) {
     if (initData === "0x") return;
     throw new PolicyRefusal("CALL_NOT_ALLOWED", "EIP-7702 initialization calls are not sponsored");
   }
@@ -90,6 +92,7 @@ export class Paymaster {
   private readonly metricsBudgets: BudgetStore;
   private readonly signer: PrivateKeyAccount;
   private readonly rules: ReturnType<typeof allowedCalls>;
+  private readonly accountCode: AccountCodePolicy;
   private readonly requests: Counter;
   private deposit: { at: number; value: Promise<bigint> } | undefined;
 
@@ -104,6 +107,7 @@ export class Paymaster {
     this.entryPoint = aa.entryPoint;
     this.signer = privateKeyToAccount(signerKey);
     this.rules = allowedCalls(deps.deployments);
+    this.accountCode = new AccountCodePolicy(deps.chain, aa);
     const { env } = deps;
     const defaults = {
       agentBudgetWei: env.PAYMASTER_AGENT_BUDGET_WEI,
@@ -132,7 +136,7 @@ export class Paymaster {
 
   /** pm_getPaymasterStubData: the same policy (no budget reservation), a dummy signature for gas estimation. */
   async stubData(op: UserOperation, entryPoint: Address, chainId: bigint): Promise<PaymasterResult> {
-    const agentId = await this.checkPolicy(op, entryPoint, chainId, { final: false });
+    const { agentId } = await this.checkPolicy(op, entryPoint, chainId, { final: false });
     const budget = await this.budgets.budget();
     const now = await chainClock(this.deps).now();
     const spent = await this.budgets.spent(now - (now % BigInt(budget.periodSeconds)), now, agentId);
@@ -151,7 +155,7 @@ export class Paymaster {
 
   /** pm_getPaymasterData: policy, budget reservation at the operation's maximum cost, then the signature. */
   async data(op: UserOperation, entryPoint: Address, chainId: bigint): Promise<PaymasterResult> {
-    const agentId = await this.checkPolicy(op, entryPoint, chainId, { final: true });
+    const { agentId, delegate } = await this.checkPolicy(op, entryPoint, chainId, { final: true });
     // The operation is signed with our gas limits: those are what the EntryPoint will see.
     const signed = {
       ...op,
@@ -173,6 +177,7 @@ export class Paymaster {
       address: this.address,
       validUntil,
       validAfter: 0,
+      delegate,
     });
     const signature = await this.signer.signMessage({ message: { raw: hash } });
     return this.result(paymasterData(validUntil, 0, signature));
@@ -239,13 +244,13 @@ export class Paymaster {
     };
   }
 
-  /** Every rule but the budget; returns the one agent the operation acts for. */
+  /** Every rule but the budget; returns the one agent the operation acts for and the sender's EIP-7702 delegate. */
   private async checkPolicy(
     op: UserOperation,
     entryPoint: Address,
     chainId: bigint,
     { final }: { final: boolean },
-  ): Promise<bigint> {
+  ): Promise<{ agentId: bigint; delegate: Address }> {
     const { env, deployments } = this.deps;
     if (!isAddressEqual(entryPoint, this.entryPoint)) {
       throw new PolicyRefusal("UNSUPPORTED_ENTRY_POINT", `only EntryPoint ${this.entryPoint} (v0.8) is sponsored`);
@@ -300,7 +305,7 @@ export class Paymaster {
     if (status === "FROZEN" || status === "BANNED") {
       throw new PolicyRefusal("AGENT_FROZEN", `agent ${agentId} is ${status}: its operations are not sponsored`);
     }
-    return agentId;
+    return { agentId, delegate: await this.accountCode.check(op) };
   }
 
   /** The agent a run is claimed by, read from the escrow (the chain wins over the index for the current claim). */

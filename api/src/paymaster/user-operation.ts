@@ -25,6 +25,16 @@ const address = z
   .refine((v) => isAddress(v, { strict: false }), "an address")
   .transform((v) => v as Address);
 
+/** An EIP-7702 authorization the bundler puts in the bundle's transaction (ERC-7769 `eip7702Auth`). */
+const eip7702Auth = z.object({
+  address,
+  chainId: hex,
+  nonce: hex,
+  r: hex,
+  s: hex,
+  yParity: hex,
+});
+
 /** The RPC UserOperation (v0.7/v0.8 shape). Gas fields may be absent or zero when stub data is asked for. */
 export const rpcUserOperation = z.object({
   sender: address,
@@ -39,19 +49,29 @@ export const rpcUserOperation = z.object({
   maxPriorityFeePerGas: optionalQuantity,
   paymasterVerificationGasLimit: optionalQuantity,
   paymasterPostOpGasLimit: optionalQuantity,
+  eip7702Auth: eip7702Auth.optional(),
 });
 export type UserOperation = z.infer<typeof rpcUserOperation>;
 
 const u128 = (v: bigint) => padHex(toHex(v), { size: 16 });
 
+/** The EntryPoint's EIP-7702 init-code marker (the factory field of an operation for a delegated EOA). */
+export const isEip7702Marker = (factory: UserOperation["factory"]): boolean =>
+  factory === "0x7702" ||
+  (factory !== undefined && factory.toLowerCase() === "0x7702000000000000000000000000000000000000");
+
 /** `initCode` as the EntryPoint receives it (factory ++ factoryData, or empty). */
 export const initCodeOf = (op: UserOperation): Hex =>
   op.factory ? concatHex([op.factory, op.factoryData ?? "0x"]) : "0x";
 
-/** VerifyingPaymaster.getHash(packedUserOp, validUntil, validAfter), computed without a chain call. */
+/**
+ * VerifyingPaymaster.getHash(packedUserOp, validUntil, validAfter), computed without a chain call. `delegate` is the
+ * sender's EIP-7702 delegate as the chain will have it during validation (zero for a sender that is not a delegated
+ * EOA): the contract reads it from the sender's code.
+ */
 export function paymasterHash(
-  op: UserOperation,
-  paymaster: { chainId: number; address: Address; validUntil: number; validAfter: number },
+  op: Omit<UserOperation, "eip7702Auth">,
+  paymaster: { chainId: number; address: Address; validUntil: number; validAfter: number; delegate: Address },
 ): Hex {
   return keccak256(
     encodeAbiParameters(
@@ -59,6 +79,7 @@ export function paymasterHash(
         { type: "address" },
         { type: "uint256" },
         { type: "bytes32" },
+        { type: "address" },
         { type: "bytes32" },
         { type: "bytes32" },
         { type: "uint256" },
@@ -73,6 +94,7 @@ export function paymasterHash(
         op.sender,
         op.nonce,
         keccak256(initCodeOf(op)),
+        paymaster.delegate,
         keccak256(op.callData as Hex),
         concatHex([u128(op.verificationGasLimit), u128(op.callGasLimit)]),
         BigInt(concatHex([u128(op.paymasterVerificationGasLimit), u128(op.paymasterPostOpGasLimit)])),

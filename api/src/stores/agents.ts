@@ -7,6 +7,7 @@ import { prepared } from "../db/prepared.ts";
 import { type AgentStatus, deriveStatus, type StakeFacts, toTrustState } from "../domain/agent-status.ts";
 import { isoFromSeconds } from "../lib/time.ts";
 import { visibleOrgIds } from "./org-sharing.ts";
+import { cachedRead } from "./read-cache.ts";
 
 type AgentDeps = Pick<Deps, "pool" | "views">;
 
@@ -134,8 +135,15 @@ export async function findAgent(deps: AgentDeps, id: number | bigint): Promise<A
   return r.rows[0] ? toAgentRecord(r.rows[0]) : undefined;
 }
 
-/** The agent and its slash history in one statement (the agent page). */
-export async function findAgentDetail(
+/** The agent and its slash history in one statement (the agent page), through the read cache. */
+export function findAgentDetail(
+  deps: Pick<Deps, "pool" | "views" | "reads">,
+  id: number,
+): Promise<{ agent: AgentRecord; slashes: SlashEntry[] } | undefined> {
+  return cachedRead(deps, `agent:${id}`, () => readAgentDetail(deps, id));
+}
+
+async function readAgentDetail(
   deps: AgentDeps,
   id: number,
 ): Promise<{ agent: AgentRecord; slashes: SlashEntry[] } | undefined> {
@@ -156,20 +164,66 @@ export async function findAgentDetail(
   return row ? { agent: toAgentRecord(row), slashes: row.slashes.map(toSlashEntry) } : undefined;
 }
 
+/** What a list item shows of an agent (the list reads nothing else). */
+export interface AgentListEntry {
+  id: number;
+  wallet: string;
+  metadataUri: string;
+  claimed: boolean;
+  registeredAt: bigint;
+  profile: Pick<AgentRecord["profile"], "capabilities" | "programmingLangs" | "domains" | "tools">;
+}
+
+interface ListRow {
+  id: string;
+  wallet: string;
+  metadata_uri: string;
+  claimed: boolean;
+  registered_at: string;
+  capabilities: string[] | null;
+  programming_langs: string[] | null;
+  domains: string[] | null;
+  tools: string[] | null;
+}
+
+/**
+ * A page of agents by id and the exact total, through the read cache (the page and the count change only when the
+ * indexer commits a block or a profile or wallet row changes). With `orgId`: the organization's agents and those of
+ * organizations sharing reputation with it (never cached: the request's connection sees only its organization).
+ */
 export async function listAgents(
-  deps: Deps,
+  deps: Pick<Deps, "pool" | "views" | "reads">,
   page: number,
   limit: number,
   orgId?: string,
-): Promise<{ agents: AgentRecord[]; total: number }> {
+): Promise<{ agents: AgentListEntry[]; total: number }> {
+  if (orgId !== undefined) return readAgentList(deps, page, limit, orgId);
+  return (await cachedRead(deps, `agents:${page}:${limit}`, () => readAgentList(deps, page, limit)))!;
+}
+
+async function readAgentList(
+  deps: Pick<Deps, "pool" | "views">,
+  page: number,
+  limit: number,
+  orgId?: string,
+): Promise<{ agents: AgentListEntry[]; total: number }> {
   const schema = deps.views.names;
-  // With an organization's key: its agents, and those of organizations sharing reputation with it.
   const orgIds = orgId ? await visibleOrgIds(deps, orgId) : null;
-  const where = orgIds ? "where w.org_id = any($3::text[])" : "";
+  const scope = orgIds ? "join api.agent_wallet w on w.agent_id = a.id where w.org_id = any($3::text[])" : "";
   const params: unknown[] = [limit, (page - 1) * limit];
   if (orgIds) params.push(orgIds);
   const [rows, count] = await Promise.all([
-    deps.pool.query<Row>(prepared(`${agentSelect(schema)} ${where} order by a.id limit $1 offset $2`, params)),
+    deps.pool.query<ListRow>(
+      prepared(
+        `select a.id::text, a.wallet, a.metadata_uri, a.claimed, a.registered_at::text,
+                p.capabilities, p.programming_langs, p.domains, p.tools
+           from ${schema.agent} a
+           left join api.agent_profile p on p.agent_id = a.id
+           ${scope}
+          order by a.id limit $1 offset $2`,
+        params,
+      ),
+    ),
     deps.pool.query<{ n: string }>(
       prepared(
         orgIds
@@ -179,7 +233,22 @@ export async function listAgents(
       ),
     ),
   ]);
-  return { agents: rows.rows.map(toAgentRecord), total: Number(count.rows[0]!.n) };
+  return {
+    agents: rows.rows.map((r) => ({
+      id: Number(r.id),
+      wallet: r.wallet,
+      metadataUri: r.metadata_uri,
+      claimed: r.claimed,
+      registeredAt: BigInt(r.registered_at),
+      profile: {
+        capabilities: r.capabilities ?? [],
+        programmingLangs: r.programming_langs ?? [],
+        domains: r.domains ?? [],
+        tools: r.tools ?? [],
+      },
+    })),
+    total: Number(count.rows[0]!.n),
+  };
 }
 
 export function statusOf(agent: AgentRecord, now: bigint, minStake: bigint): AgentStatus {

@@ -5,6 +5,7 @@ import type { Deps } from "../context.ts";
 import { prepared } from "../db/prepared.ts";
 import { reputationHistory } from "../db/schema/index.ts";
 import { visibleAgentIds } from "./org-scope.ts";
+import { cachedRead } from "./read-cache.ts";
 
 type ReputationDeps = Pick<Deps, "pool" | "views">;
 
@@ -74,6 +75,16 @@ export interface LeaderboardRow {
  * organization's agents and those of organizations sharing reputation with it.
  */
 export async function leaderboard(
+  deps: ReputationDeps & Pick<Deps, "reads">,
+  sort: LeaderboardSort,
+  limit: number,
+  orgId?: string,
+): Promise<LeaderboardRow[]> {
+  if (orgId !== undefined) return readLeaderboard(deps, sort, limit, orgId);
+  return (await cachedRead(deps, `leaderboard:${sort}:${limit}`, () => readLeaderboard(deps, sort, limit)))!;
+}
+
+async function readLeaderboard(
   deps: ReputationDeps,
   sort: LeaderboardSort,
   limit: number,

@@ -12,8 +12,24 @@ import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "../domain/run-s
 import { apiError } from "../errors.ts";
 import { currentFeeBps } from "../lib/protocol.ts";
 import { orgRunCondition } from "./org-scope.ts";
+import { cachedRead } from "./read-cache.ts";
 
 type RunDeps = Pick<Deps, "pool" | "views" | "params">;
+
+/** What a run list item shows (the list reads nothing else). */
+export type RunListEntry = Omit<
+  RunRecord,
+  | "agentWallet"
+  | "agentWalletBound"
+  | "agentOwner"
+  | "claimedByWallet"
+  | "agentStake"
+  | "claimedAt"
+  | "submittedAt"
+  | "revisionRequestedAt"
+  | "deliverableHash"
+  | "failedAgentId"
+>;
 
 export interface RunRecord {
   id: number;
@@ -51,7 +67,7 @@ export interface RunRecord {
   createdAt: Date;
 }
 
-interface Row {
+interface ListRow {
   id: string;
   poster_address: string;
   title: string;
@@ -71,13 +87,16 @@ interface Row {
   c_max_revisions: number | null;
   c_revisions: number | null;
   c_agent_id: string | null;
+  c_metadata_uri: string | null;
+  c_required_coverage: string | null;
+}
+
+interface Row extends ListRow {
   c_claimed_at: string | null;
   c_submitted_at: string | null;
   c_revision_requested_at: string | null;
   c_deliverable_hash: string | null;
-  c_metadata_uri: string | null;
   c_failed_agent_id: string | null;
-  c_required_coverage: string | null;
   a_wallet: string | null;
   a_wallet_bound: boolean | null;
   a_owner: string | null;
@@ -86,35 +105,42 @@ interface Row {
   claim_signer: string | null;
 }
 
-function runSelect(schema: ChainNames): string {
+/** The columns every run read needs (a list item shows nothing else). */
+function runListSelect(schema: ChainNames, detailColumns = "", detailJoins = ""): string {
   return `
   select r.id::text, r.poster_address, r.title, r.description, r.reward::text d_reward, r.deadline::text d_deadline,
          r.max_revisions d_max_revisions, r.request_cid, r.declared_coverage::text, r.onchain_run_id::text, r.funding_tx, r.created_at,
          c.state c_state, c.reward::text c_reward, c.fee::text c_fee, c.deadline::text c_deadline,
          c.max_revisions c_max_revisions, c.revisions c_revisions, c.agent_id::text c_agent_id,
+         c.metadata_uri c_metadata_uri, c.required_coverage::text c_required_coverage${detailColumns}
+    from api.run r
+    left join ${schema.run} c on c.id = r.onchain_run_id${detailJoins}`;
+}
+
+/** A run with its agent, the agent's stake and who signed the claim (the run page and every run operation). */
+function runSelect(schema: ChainNames): string {
+  return runListSelect(
+    schema,
+    `,
          c.claimed_at::text c_claimed_at, c.submitted_at::text c_submitted_at, c.deliverable_hash c_deliverable_hash,
-         c.revision_requested_at::text c_revision_requested_at,
-         c.metadata_uri c_metadata_uri, c.failed_agent_id::text c_failed_agent_id,
-         c.required_coverage::text c_required_coverage,
+         c.revision_requested_at::text c_revision_requested_at, c.failed_agent_id::text c_failed_agent_id,
          a.wallet a_wallet, a.wallet_bound a_wallet_bound, a.owner a_owner, s.amount::text s_amount, s.pending_withdrawal::text s_pending,
          (select ra.signer from api.run_action ra
            where ra.run_id = r.id and ra.action = 'claim-run' and ra.agent_id = c.agent_id
-           order by ra.id desc limit 1) claim_signer
-    from api.run r
-    left join ${schema.run} c on c.id = r.onchain_run_id
+           order by ra.id desc limit 1) claim_signer`,
+    `
     left join ${schema.agent} a on a.id = c.agent_id
-    left join ${schema.stake} s on s.agent_id = c.agent_id`;
+    left join ${schema.stake} s on s.agent_id = c.agent_id`,
+  );
 }
 
 const big = (v: string | null) => (v === null ? null : BigInt(v));
 const num = (v: string | null) => (v === null ? null : Number(v));
 
 /** `draftFeeBps`: the escrow's current rate, for runs the indexer has no fee for yet (drafts). */
-function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
+function toListEntry(row: ListRow, draftFeeBps: bigint): RunListEntry {
   const funded = row.onchain_run_id !== null;
-  const indexed = row.c_state !== null;
   const reward = BigInt(row.c_reward ?? row.d_reward);
-  const agentId = num(row.c_agent_id);
   const onChainCover = BigInt(row.c_required_coverage ?? "0");
   const declaredCover = BigInt(row.declared_coverage ?? "0");
   return {
@@ -130,7 +156,20 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
     maxRevisions: row.c_max_revisions ?? row.d_max_revisions,
     revisions: row.c_revisions ?? 0,
     state: apiState(row.c_state, funded),
-    agentId,
+    agentId: num(row.c_agent_id),
+    requiredCoverage: onChainCover > 0n ? onChainCover : declaredCover,
+    coverPending: onChainCover === 0n && declaredCover > 0n,
+    fundingTx: row.funding_tx,
+    createdAt: row.created_at,
+  };
+}
+
+function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
+  const indexed = row.c_state !== null;
+  const entry = toListEntry(row, draftFeeBps);
+  const { agentId } = entry;
+  return {
+    ...entry,
     agentWallet: row.a_wallet,
     agentWalletBound: row.a_wallet_bound === true,
     agentOwner: row.a_owner,
@@ -146,22 +185,22 @@ function toRecord(row: Row, draftFeeBps: bigint): RunRecord {
     revisionRequestedAt: big(row.c_revision_requested_at),
     deliverableHash: row.c_deliverable_hash,
     failedAgentId: num(row.c_failed_agent_id),
-    requiredCoverage: onChainCover > 0n ? onChainCover : declaredCover,
-    coverPending: onChainCover === 0n && declaredCover > 0n,
-    fundingTx: row.funding_tx,
-    createdAt: row.created_at,
   };
 }
 
 export async function findRun(deps: RunDeps, id: number): Promise<RunRecord | undefined> {
   const r = await deps.pool.query<Row>(prepared(`${runSelect(deps.views.names)} where r.id = $1`, [id]));
-  return (await toRecords(deps, r.rows))[0];
+  return (await toRecords(deps, r.rows, toRecord))[0];
 }
 
 /** Rows to records; the escrow's current fee rate is read only when a row has no indexed fee. */
-async function toRecords(deps: RunDeps, rows: Row[]): Promise<RunRecord[]> {
+async function toRecords<R extends ListRow, T>(
+  deps: RunDeps,
+  rows: R[],
+  convert: (row: R, draftFeeBps: bigint) => T,
+): Promise<T[]> {
   const draftFeeBps = rows.some((row) => row.c_fee === null) ? await currentFeeBps(deps) : 0n;
-  return rows.map((row) => toRecord(row, draftFeeBps));
+  return rows.map((row) => convert(row, draftFeeBps));
 }
 
 /** The cover the indexer shows for on-chain run `onchainRunId` (0n: none yet). */
@@ -182,7 +221,20 @@ export interface RunFilter {
   orgId?: string;
 }
 
-export async function listRuns(deps: RunDeps, filter: RunFilter): Promise<{ runs: RunRecord[]; total: number }> {
+/**
+ * A page of runs, newest first, and the exact total, through the read cache when not scoped to an organization (the
+ * page and the count change only when the indexer commits a block or a run row changes).
+ */
+export async function listRuns(
+  deps: RunDeps & Pick<Deps, "reads">,
+  filter: RunFilter,
+): Promise<{ runs: RunListEntry[]; total: number }> {
+  if (filter.orgId !== undefined) return readRunList(deps, filter);
+  const key = `runs:${filter.page}:${filter.limit}:${filter.state ?? ""}:${filter.minReward ?? ""}`;
+  return (await cachedRead(deps, key, () => readRunList(deps, filter)))!;
+}
+
+async function readRunList(deps: RunDeps, filter: RunFilter): Promise<{ runs: RunListEntry[]; total: number }> {
   const schema = deps.views.names;
   const where: string[] = [];
   const params: unknown[] = [];
@@ -207,15 +259,15 @@ export async function listRuns(deps: RunDeps, filter: RunFilter): Promise<{ runs
   const pageParams = [...params, filter.limit, (filter.page - 1) * filter.limit];
   const [rows, count] = await Promise.all([
     // Filters only choose which conditions appear (values are parameters): a bounded set of statements.
-    deps.pool.query<Row>(
+    deps.pool.query<ListRow>(
       prepared(
-        `${runSelect(schema)} ${clause} order by r.id desc limit $${params.length + 1} offset $${params.length + 2}`,
+        `${runListSelect(schema)} ${clause} order by r.id desc limit $${params.length + 1} offset $${params.length + 2}`,
         pageParams,
       ),
     ),
     deps.pool.query<{ n: string }>(prepared(countSql, params)),
   ]);
-  return { runs: await toRecords(deps, rows.rows), total: Number(count.rows[0]!.n) };
+  return { runs: await toRecords(deps, rows.rows, toListEntry), total: Number(count.rows[0]!.n) };
 }
 
 export interface RunEventRecord {

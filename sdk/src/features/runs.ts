@@ -13,7 +13,7 @@ import { deliverableHashOf, type RunConsentAction, runConsentTypedData } from ".
 import { runCoverTypedData } from "../protocol/run-cover.ts";
 import { runFundingTypedData } from "../protocol/run-funding.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
-import type { RequestBody, Run, RunState } from "../types.ts";
+import type { Answer, RequestBody, Run, RunState } from "../types.ts";
 import { approveUsdc, contractAddress, type OwnWallet, PERMIT_TTL_SECONDS, sendOwn } from "./shared.ts";
 
 export interface CreateRunInput {
@@ -37,6 +37,13 @@ export type Deliverable =
   | { deliverableHash: Hex };
 
 type Step = "start" | "approve" | "cancel" | "timeout-slash";
+/** The state each step leaves the run in: a pending answer is confirmed by a new event in that state. */
+const STEP_STATE: Record<Step, RunState> = {
+  start: "IN_PROGRESS",
+  approve: "APPROVED",
+  cancel: "CANCELLED",
+  "timeout-slash": "TIMED_OUT",
+};
 const STEP_ACTION: Record<Step, string> = {
   start: "start-run",
   approve: "approve-run",
@@ -50,6 +57,8 @@ const STEP_CONSENT: Record<Step, RunConsentAction | undefined> = {
   cancel: "cancel",
   "timeout-slash": undefined,
 };
+
+type RunActionAnswer = Answer<"/api/runs/{id}/start", "post">;
 
 /** Who signs an agent step's on-chain consent when it is not the request's signer (the token's owner). */
 export interface AgentStepOptions {
@@ -136,7 +145,9 @@ export class Runs {
   }
 
   private sendFunding(runId: number, body: RequestBody<"/api/runs/{id}/fund", "post">) {
-    return this.core.call(this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body }));
+    return this.followed(runId, "OPEN", () =>
+      this.core.call(this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body })),
+    );
   }
 
   /**
@@ -146,7 +157,7 @@ export class Runs {
   async setCover(runId: number, signerLike: SignerLike, amount?: bigint | string) {
     const signer = toSigner(signerLike);
     const run = await this.get(runId);
-    if (run.onchainRunId === null) throw new AgentHubError(0, "INVALID_RUN_STATE", `run ${runId} is not funded yet`);
+    if (run.onchainRunId === null) throw AgentHubError.client("INVALID_RUN_STATE", `run ${runId} is not funded yet`);
     const cover = BigInt(amount ?? run.requiredCoverage);
     const config = await this.core.config();
     const deadline = (await this.core.chainTime()) + PERMIT_TTL_SECONDS;
@@ -278,11 +289,25 @@ export class Runs {
     const signer = toSigner(opts.signer);
     const signed = await this.core.signAction(signer, "claim-run", "run", runId);
     const consent = await this.consent(runId, "claim", opts.consentSigner ?? signer, { agentId: opts.agentId });
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/claim", {
-        params: { path: { id: runId } },
-        body: { agentId: opts.agentId, walletAddress: signer.address, ...signed, consent },
-      }),
+    return this.followed(
+      runId,
+      "CLAIMED",
+      () =>
+        this.core.call(
+          this.core.api.POST("/api/runs/{id}/claim", {
+            params: { path: { id: runId } },
+            body: { agentId: opts.agentId, walletAddress: signer.address, ...signed, consent },
+          }),
+        ),
+      async (confirmed) => {
+        const agent = await this.core.call(
+          this.core.api.GET("/api/agents/{id}", { params: { path: { id: opts.agentId } } }),
+        );
+        return {
+          ...confirmed,
+          agent: { id: opts.agentId, status: agent.status, stakedAmount: agent.stakedAmount },
+        } as Answer<"/api/runs/{id}/claim", "post">;
+      },
     );
   }
 
@@ -295,22 +320,26 @@ export class Runs {
     const signed = await this.core.signAction(signer, "submit-run", "run", runId);
     const deliverableHash = "deliverable" in work ? deliverableHashOf(work.deliverable) : work.deliverableHash;
     const consent = await this.consent(runId, "submit", opts.consentSigner ?? signer, { deliverableHash });
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/submit", {
-        params: { path: { id: runId } },
-        body: { ...work, ...signed, consent } as never,
-      }),
+    return this.followed(runId, "SUBMITTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/submit", {
+          params: { path: { id: runId } },
+          body: { ...work, ...signed, consent } as never,
+        }),
+      ),
     );
   }
 
   async requestRevision(runId: number, feedback: string, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "request-revision", "run", runId);
     const consent = await this.consent(runId, "requestRevision", signer);
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/request-revision", {
-        params: { path: { id: runId } },
-        body: { feedback, ...signed, consent },
-      }),
+    return this.followed(runId, "REVISION_REQUESTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/request-revision", {
+          params: { path: { id: runId } },
+          body: { feedback, ...signed, consent },
+        }),
+      ),
     );
   }
 
@@ -322,11 +351,13 @@ export class Runs {
   async reject(runId: number, reason: string, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "reject-run", "run", runId);
     const consent = await this.consent(runId, "reject", signer);
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/reject", {
-        params: { path: { id: runId } },
-        body: { reason, ...signed, consent },
-      }),
+    return this.followed(runId, "REJECTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/reject", {
+          params: { path: { id: runId } },
+          body: { reason, ...signed, consent },
+        }),
+      ),
     );
   }
 
@@ -334,11 +365,13 @@ export class Runs {
   async dispute(runId: number, reason: string, signer: SignerLike, opts: AgentStepOptions = {}) {
     const signed = await this.core.signAction(signer, "dispute-run", "run", runId);
     const consent = await this.consent(runId, "dispute", opts.consentSigner ?? signer);
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/dispute", {
-        params: { path: { id: runId } },
-        body: { reason, ...signed, consent },
-      }),
+    return this.followed(runId, "DISPUTED", () =>
+      this.core.call(
+        this.core.api.POST("/api/runs/{id}/dispute", {
+          params: { path: { id: runId } },
+          body: { reason, ...signed, consent },
+        }),
+      ),
     );
   }
 
@@ -362,6 +395,35 @@ export class Runs {
     const action = STEP_CONSENT[step];
     const body = action ? { ...signed, consent: await this.consent(runId, action, consentSigner ?? signer) } : signed;
     const path = `/api/runs/{id}/${step}` as "/api/runs/{id}/start";
-    return this.core.call(this.core.api.POST(path, { params: { path: { id: runId } }, body: body as never }));
+    return this.followed(runId, STEP_STATE[step], () =>
+      this.core.call(this.core.api.POST(path, { params: { path: { id: runId } }, body: body as never })),
+    );
+  }
+
+  /**
+   * Sends a run write that leaves the run in `target`. When the API answers it pending (TX_PENDING,
+   * INDEXER_LAGGING: on chain, not indexed yet), the run's history is read until an event in `target` follows the
+   * ones seen before the write; the answer is then rebuilt from the run as indexed (`extend` adds what a step's
+   * answer carries beyond the run).
+   */
+  private async followed<D>(
+    runId: number,
+    target: RunState,
+    send: () => Promise<D>,
+    extend?: (confirmed: RunActionAnswer) => Promise<D>,
+  ): Promise<D> {
+    if (!this.core.followsPending) return send();
+    const seen = (await this.events(runId)).events.length;
+    return this.core.followPending(`run ${runId} -> ${target}`, send, async () => {
+      const event = (await this.events(runId)).events.slice(seen).find((e) => e.state === target);
+      if (!event) return undefined;
+      const confirmed: RunActionAnswer = {
+        success: true,
+        run: await this.get(runId),
+        txHash: event.txHash,
+        message: `run ${runId} is ${target} (confirmed after a pending answer)`,
+      };
+      return extend ? extend(confirmed) : (confirmed as D);
+    });
   }
 }

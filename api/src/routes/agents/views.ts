@@ -1,10 +1,10 @@
 import type { z } from "@hono/zod-openapi";
 import { activeStake } from "../../domain/agent-status.ts";
 import { isoFromSeconds } from "../../lib/time.ts";
-import { type AgentRecord, type SlashEntry, statusOf } from "../../stores/agents.ts";
+import { type AgentListEntry, type AgentRecord, type SlashEntry, statusOf } from "../../stores/agents.ts";
 import type { agentDetail, agentListItem } from "./schemas.ts";
 
-export function toListItem(agent: AgentRecord): z.infer<typeof agentListItem> {
+export function toListItem(agent: AgentListEntry): z.infer<typeof agentListItem> {
   return {
     tokenId: agent.id,
     walletAddress: agent.wallet,

@@ -3,7 +3,7 @@ import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
 import { listRuns, runEvents } from "../../stores/runs.ts";
 import { claimEligibility } from "../../use-cases/runs/claim-eligibility.ts";
-import { getRun } from "../../use-cases/runs/get-run.ts";
+import { getRun, getRunPage } from "../../use-cases/runs/get-run.ts";
 import { eligibility, runDetail, runEvent, runIdParam, runListItem, runState } from "./schemas.ts";
 import { toRunDetail, toRunEvents, toRunListItem } from "./views.ts";
 
@@ -79,8 +79,7 @@ export const readRoutes = router()
   })
   .openapi(detailRoute, async (c) => {
     const deps = c.get("deps");
-    const run = await getRun(deps, c.req.valid("param").id);
-    return c.json(await toRunDetail(deps, run), 200);
+    return c.json(await getRunPage(deps, c.req.valid("param").id, (run) => toRunDetail(deps, run)), 200);
   })
   .openapi(eligibilityRoute, async (c) => {
     const { run, agent, check, availableCoverage } = await claimEligibility(c.get("deps"), {

@@ -6,10 +6,10 @@ import { sha256 } from "multiformats/hashes/sha2";
 import type { Deps } from "../../context.ts";
 import { apiState } from "../../domain/run-state.ts";
 import { isoFromSeconds } from "../../lib/time.ts";
-import type { RunEventRecord, RunRecord } from "../../stores/runs.ts";
+import type { RunEventRecord, RunListEntry, RunRecord } from "../../stores/runs.ts";
 import type { runDetail, runEvent, runListItem } from "./schemas.ts";
 
-export function toRunListItem(run: RunRecord): z.infer<typeof runListItem> {
+export function toRunListItem(run: RunListEntry): z.infer<typeof runListItem> {
   return {
     bountyId: run.id,
     onchainRunId: run.onchainRunId?.toString() ?? null,

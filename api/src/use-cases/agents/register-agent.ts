@@ -71,13 +71,14 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: Reg
   const claimCode = randomBytes(24).toString("base64url");
   const lease = randomUUID();
   const identity = deps.deployments.contracts.AgentIdentity.address;
+  const file = registrationFile(profile, identity, deps.deployments.chainId);
   let stored: { cid: string; uri: string };
   try {
     // One short transaction: registration file, wallet row, idempotency record and the rate-limit count commit
     // together (a refused or losing request leaves nothing behind); no other connection is awaited inside.
     stored = await withTransaction(deps.pool, async (client) => {
       await opts.beforeInsert?.(client);
-      const file = await deps.ipfs.putJson(registrationFile(profile, identity, deps.deployments.chainId), client);
+      const put = await deps.ipfs.putJson(file, client);
       await insertPendingWallet(client, {
         wallet,
         encryptedKey: deps.keys.encrypt(privateKey, wallet),
@@ -85,7 +86,7 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: Reg
         claimTtlDays: CLAIM_CODE_TTL_DAYS,
         ip: opts.ip,
         orgId: opts.orgId ?? null,
-        mintUri: file.uri,
+        mintUri: put.uri,
         mintLease: lease,
         mintLeaseSeconds: deps.mints.leaseSeconds,
       });
@@ -101,7 +102,7 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: Reg
         if (!recorded) throw new KeyTakenMeanwhile();
       }
       await opts.countAttempt?.(client);
-      return file;
+      return put;
     });
   } catch (error) {
     if (!(error instanceof KeyTakenMeanwhile)) throw error;
@@ -111,7 +112,7 @@ export async function registerAgent(deps: Deps, profile: ProfileInput, opts: Reg
     return resumeRegistration(deps, earlier, hash);
   }
   await deps.ipfs.pinStored(stored.cid);
-  return mintFor(deps, { wallet, claimCode, uri: stored.uri, lease });
+  return mintFor(deps, { wallet, claimCode, uri: stored.uri, lease, file });
 }
 
 /** A retry of a registration: the first answer if it was minted, else the same mint resumed. */
@@ -134,7 +135,13 @@ function refusedForGood(error: unknown): boolean {
 
 async function mintFor(
   deps: Deps,
-  { wallet, claimCode, uri, lease }: { wallet: string; claimCode: string; uri: string; lease?: string },
+  {
+    wallet,
+    claimCode,
+    uri,
+    lease,
+    file,
+  }: { wallet: string; claimCode: string; uri: string; lease?: string; file?: RegistrationFile },
 ): Promise<Registered> {
   let minted: Minted;
   try {
@@ -148,24 +155,31 @@ async function mintFor(
     throw error;
   }
   const { agentId, txHash, blockNumber } = minted;
-  await adoptMintedAgent(deps, { wallet, agentId, txHash, uri });
-  // Read-your-writes for the common case; the answer (with the only copy of the claim code) never waits on it.
+  await adoptMintedAgent(deps, { wallet, agentId, txHash, uri, file });
+  // Read-your-writes: the answer waits until the indexer holds the mint's block (GET /api/agents/:id then finds the
+  // agent), but at most INDEXER_WAIT_MS: past that it answers anyway, so the claim code is never lost to a slow
+  // indexer. Waiting holds no pooled connection.
   await deps.indexer.waitForBlock(BigInt(blockNumber), deps.env.INDEXER_WAIT_MS);
   return { agentId, wallet, claimCode, txHash };
 }
 
 /**
  * Binds a minted token to its wallet row and writes the off-chain profile from the registration file it was minted
- * with. Idempotent (first writer wins), so a resumed request and the reconciler can both call it.
+ * with (`file`: the one this request stored, else read back by its CID). Idempotent (first writer wins), so a
+ * resumed request and the reconciler can both call it.
  */
 async function adoptMintedAgent(
   deps: Deps,
-  { wallet, agentId, txHash, uri }: { wallet: string; agentId: number; txHash: string; uri: string },
+  {
+    wallet,
+    agentId,
+    txHash,
+    uri,
+    file,
+  }: { wallet: string; agentId: number; txHash: string; uri: string; file?: RegistrationFile },
 ): Promise<void> {
   const cid = uri.replace(/^ipfs:\/\//, "");
-  const stored = await deps.ipfs.get(cid);
-  if (!stored) throw new Error(`registration file ${cid} of wallet ${wallet} is missing`);
-  const profile = profileOfRegistrationFile(JSON.parse(stored.content.toString()));
+  const profile = profileOfRegistrationFile(file ?? (await readRegistrationFile(deps, cid, wallet)));
   await withTransaction(deps.pool, async (client) => {
     const bound = await bindMintedWallet(client, { wallet, agentId, txHash });
     if (!bound) return;
@@ -177,6 +191,14 @@ async function adoptMintedAgent(
       ]);
     }
   });
+}
+
+type RegistrationFile = ReturnType<typeof registrationFile>;
+
+async function readRegistrationFile(deps: Deps, cid: string, wallet: string): Promise<RegistrationFile> {
+  const stored = await deps.ipfs.get(cid);
+  if (!stored) throw new Error(`registration file ${cid} of wallet ${wallet} is missing`);
+  return JSON.parse(stored.content.toString()) as RegistrationFile;
 }
 
 /**

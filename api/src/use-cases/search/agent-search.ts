@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { ChainNames } from "../../db/index.ts";
 import { STATEMENT_TIMEOUT_MS } from "../../db/pool.ts";
 import type { ApiEnv } from "../../env.ts";
-import { SearchCache } from "../../stores/search/cache.ts";
+import { ChangeFeedCache } from "../../stores/change-feed-cache.ts";
 import { estimateMatches, type SearchFilters, searchPage } from "../../stores/search/query.ts";
 
 /** The response body as JSON text: Postgres builds the results array, the API only frames it. */
@@ -19,7 +19,7 @@ const ESTIMATE_ENTRIES = 5_000;
 const fuzzyCandidate = (q: string | undefined) => !!q && q.length >= 3 && q.length <= 100 && !/\s/.test(q.trim());
 
 interface Resources {
-  cache: SearchCache<SearchAnswer>;
+  cache: ChangeFeedCache<SearchAnswer>;
   /**
    * Left on "auto", Postgres kept re-planning the named statements (custom plans looked cheaper on paper), costing
    * ~1 ms of planning per search; the generic plans of both passes were measured as fast as the custom ones.
@@ -48,7 +48,7 @@ export class AgentSearch {
     private readonly logger: Logger,
   ) {}
 
-  private get cache(): SearchCache<SearchAnswer> {
+  private get cache(): ChangeFeedCache<SearchAnswer> {
     return this.open().cache;
   }
 
@@ -66,8 +66,11 @@ export class AgentSearch {
         options: "-c plan_cache_mode=force_generic_plan",
       });
       searchPool.on("error", (err) => this.logger.warn({ err: err.message }, "idle search connection error"));
-      const cache = new SearchCache<SearchAnswer>({
+      const cache = new ChangeFeedCache<SearchAnswer>({
+        label: "search cache",
         databaseUrl: this.env.DATABASE_URL,
+        // Every statement that changes api.agent_search (033_agent_search_speed.sql).
+        channels: [{ name: "agenthub_search" }],
         ttlMs: this.env.SEARCH_CACHE_TTL_MS,
         maxEntries: this.env.SEARCH_CACHE_ENTRIES,
         logger: this.logger,

@@ -1,20 +1,28 @@
-// Per-process cache of search answers, emptied the moment api.agent_search changes anywhere: a statement-level
-// trigger (033_agent_search_speed.sql) sends NOTIFY agenthub_search, and every API process LISTENs. While the
-// listening connection is down nothing is cached or served from the cache, so an answer is never older than the
-// last change this process has been told about (the notification travels in milliseconds).
+// Per-process answer cache emptied the moment the data behind it changes anywhere: writers send NOTIFY on a channel
+// (statement-level triggers on the API's tables; Ponder's commit of each indexed block) and every API process
+// LISTENs. While the listening connection is down nothing is cached or served from the cache, so an answer is never
+// older than the last change this process has been told about (the notification travels in milliseconds). Entries
+// also expire after `ttlMs`, the bound for changes no channel announces (Ponder's historical backfill).
 import pg from "pg";
 import type { Logger } from "pino";
 
-export const SEARCH_CHANNEL = "agenthub_search";
+export interface ChangeChannel {
+  name: string;
+  /** Notifications whose payload says nothing changed (e.g. Ponder's `[]` for a block without writes). */
+  ignore?: (payload: string | undefined) => boolean;
+}
 
-export interface SearchCacheOptions {
+export interface ChangeFeedCacheOptions {
   databaseUrl: string;
+  channels: ChangeChannel[];
   ttlMs: number;
   maxEntries: number;
   logger: Logger;
+  /** Names the cache in logs. */
+  label: string;
 }
 
-export class SearchCache<V> {
+export class ChangeFeedCache<V> {
   private readonly entries = new Map<string, { at: number; value: V }>();
   /** Bumped on every change notification (and on reconnect): answers computed under an older one are dropped. */
   private generation = 0;
@@ -25,7 +33,7 @@ export class SearchCache<V> {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly options: SearchCacheOptions) {
+  constructor(private readonly options: ChangeFeedCacheOptions) {
     if (options.ttlMs > 0) void this.listen(0);
   }
 
@@ -52,7 +60,8 @@ export class SearchCache<V> {
     this.entries.set(key, { at: Date.now(), value });
   }
 
-  private invalidate(): void {
+  /** Drops every answer, and every answer being computed: the data may have changed. */
+  invalidate(): void {
     this.generation++;
     this.entries.clear();
   }
@@ -67,16 +76,20 @@ export class SearchCache<V> {
       this.invalidate();
       client.end().catch(() => {});
       if (this.closed) return;
-      this.options.logger.warn({ err: error?.message }, "search cache: change feed lost, caching paused");
+      this.options.logger.warn({ err: error?.message }, `${this.options.label}: change feed lost, caching paused`);
       this.retry = setTimeout(() => void this.listen(attempt + 1), Math.min(30_000, 500 * 2 ** attempt));
     };
     this.client = client;
     client.on("error", lost);
     client.on("end", () => lost());
-    client.on("notification", () => this.invalidate());
+    client.on("notification", (n) => {
+      const channel = this.options.channels.find((c) => c.name === n.channel);
+      if (!channel?.ignore?.(n.payload)) this.invalidate();
+    });
     try {
       await client.connect();
-      await client.query(`listen ${SEARCH_CHANNEL}`);
+      for (const channel of this.options.channels)
+        await client.query(`listen ${client.escapeIdentifier(channel.name)}`);
       if (this.closed || this.client !== client) return;
       // Anything cached before the feed was up may be stale.
       this.invalidate();
