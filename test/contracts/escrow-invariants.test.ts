@@ -6,13 +6,18 @@
  * (the relayer either calls directly, refused, or submits a `...BySig` consent: valid, signed by the wrong party,
  * expired, forged, for another run, or a replay of one the escrow already spent);
  * deposits, withdrawals, moderation slashes and bans, agent token transfers, blacklisting and unblacklisting of
- * posters and agent owners (payments to them fall back to credits), fee sweeps, credit withdrawals and time jumps.
+ * posters and agent owners (payments to them fall back to credits), fee sweeps, credit withdrawals, time jumps,
+ * emergency pauses of the escrow, the vault and the insurance pool (PAUSER_ROLE), governance changes of the minimum
+ * stake and the claim timeout, and insurance: coverage stakes, run covers declared by posters and claims after a
+ * verified failure against the real escrow's failure records.
  * A TypeScript model predicts every outcome (success or the exact custom error); after every step the chain must
  * match the model and the accounting invariants must hold:
  *
  *   usdc.balanceOf(escrow) == totalOwed() == sum over live runs of (reward + fee) + feesAccrued() + escrow credits
  *   usdc.balanceOf(vault)  == totalStaked() + totalCredits(), totalStaked() == sum of stakeOf(agent)
  *   locksOf(agent) == number of live runs the agent holds; trust state and strikes as the model says
+ *   usdc.balanceOf(pool) == totalCoverage() == sum of coverageOf(agent); a run's insurance is paid at most once and
+ *   never more than its declared cover minus the stake slashed to the poster
  *
  * Every run prints its seed; reproduce a failure with it: FUZZ_SEED=<seed> pnpm hardhat test mocha test/contracts/escrow-invariants.test.ts
  * A developer run draws a new seed (more of the space explored over time); CI (CI set) replays CI_FUZZ_SEED, so a
@@ -109,10 +114,28 @@ async function fuzzSetup(connection: NetworkConnection) {
       }),
     );
   }
+  const pool = await connection.viem.deployContract("InsurancePool", [
+    usdc.address,
+    escrow.address,
+    identity.address,
+    wallets.admin.account.address,
+    wallets.relayer.account.address,
+  ]);
+  const pauser = await pool.read.PAUSER_ROLE();
+  await wait(
+    publicClient,
+    pool.write.grantRole([pauser, wallets.admin.account.address], { account: wallets.admin.account }),
+  );
+  for (const o of owners) {
+    await wait(publicClient, usdc.write.approve([pool.address, maxUint256], { account: o.account }));
+  }
   // Agents 1 and 2 start staked; agent 3 has nothing.
   await wait(publicClient, vault.write.deposit([1n, 2n * MIN_STAKE], { account: owners[0]!.account }));
   await wait(publicClient, vault.write.deposit([2n, MIN_STAKE], { account: owners[1]!.account }));
-  return { ...core, usdc, stranger, posters, owners };
+  // Agents 1 and 2 start insured (50 and 30 USDC of coverage); agent 3 is not.
+  await wait(publicClient, pool.write.stake([1n, 50_000_000n], { account: owners[0]!.account }));
+  await wait(publicClient, pool.write.stake([2n, 30_000_000n], { account: owners[1]!.account }));
+  return { ...core, usdc, pool, stranger, posters, owners };
 }
 
 type Fx = Awaited<ReturnType<typeof fuzzSetup>>;
@@ -158,9 +181,19 @@ class Model {
   slashBps = 5000n;
   slashWindow = { start: 0n, used: 0 };
   feeBps = 500n;
+  /** Governance parameters the fuzz changes (StakeVault.minStake, RunEscrow.claimTimeout). */
+  minStake = MIN_STAKE;
+  claimTimeout = TIMEOUT;
+  /** Emergency pauses (PAUSER_ROLE). */
+  paused = { escrow: false, vault: false, pool: false };
+  /** InsurancePool: coverage per agent, declared cover per run, insurance paid per run (once). */
+  coverage = new Map<bigint, bigint>();
+  covers = new Map<bigint, bigint>();
+  insured = new Map<bigint, bigint>();
   constructor(
     readonly escrow: Address,
     readonly vault: Address,
+    readonly pool: Address,
     readonly treasury: Address,
     readonly relayer: Address,
     readonly admin: Address,
@@ -288,18 +321,21 @@ describe("escrow + vault invariants (model-based fuzz)", () => {
       const settled =
         (stats.get("settle.escrow.withdrawCredit")?.ok ?? 0) + (stats.get("settle.vault.withdrawCredit")?.ok ?? 0);
       assert.ok(settled > 0, "no credit was ever settled");
+      const insured = (stats.get("pool.claim")?.ok ?? 0) + (stats.get("settle.pool.claim")?.ok ?? 0);
+      assert.ok(insured > 0, "no insurance claim ever paid");
     }
   });
 });
 
 async function runSequence(seed: number, log: string[], stats: Map<string, { ok: number; err: number }>) {
   const fx = await networkHelpers.loadFixture(fuzzSetup);
-  const { escrow, vault, usdc, identity, publicClient, wallets, posters, owners, stranger } = fx;
-  const abi = [...escrow.abi, ...vault.abi, ...usdc.abi, ...identity.abi] as Abi;
+  const { escrow, vault, pool, usdc, identity, publicClient, wallets, posters, owners, stranger } = fx;
+  const abi = [...escrow.abi, ...vault.abi, ...pool.abi, ...usdc.abi, ...identity.abi] as Abi;
   const rnd = prng(seed);
   const m = new Model(
     escrow.address,
     vault.address,
+    pool.address,
     wallets.treasury.account.address,
     wallets.relayer.account.address,
     wallets.admin.account.address,
@@ -309,6 +345,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   for (const w of everyone) m.balances.set(lc(w.account.address), await usdc.read.balanceOf([w.account.address]));
   m.balances.set(lc(escrow.address), 0n);
   m.balances.set(lc(vault.address), await usdc.read.balanceOf([vault.address]));
+  m.balances.set(lc(pool.address), await usdc.read.balanceOf([pool.address]));
   for (let i = 0; i < owners.length; i++) {
     const id = BigInt(i + 1);
     m.agents.set(id, {
@@ -320,6 +357,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       strikes: 0,
       trust: Trust.Good,
     });
+    m.coverage.set(id, await pool.read.coverageOf([id]));
   }
   const walletOf = (a: Address) => everyone.find((w) => lc(w.account.address) === lc(a))!;
 
@@ -437,7 +475,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       ? "StakeVaultAgentFrozen"
       : a.trust === Trust.Banned
         ? "StakeVaultAgentBanned"
-        : a.stake - a.pending < MIN_STAKE
+        : a.stake - a.pending < m.minStake
           ? "StakeVaultInsufficientStake"
           : null;
   /** Ends the lock of a run whose agent failed by its fault: slash to the poster, failure recorded. */
@@ -446,6 +484,66 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     a.locks--;
     const slashed = m.slash(r.agentId, m.slashBps, r.poster);
     r.failure = [r.agentId, kind, slashed];
+  };
+
+  /** `caller` pauses (or unpauses) the escrow, the vault or the insurance pool. */
+  const setPaused = (target: keyof Model["paused"], on: boolean, caller: Wallet) => {
+    const opts = { account: caller.account, gas: GAS };
+    if (target === "escrow") return on ? escrow.write.pause(opts) : escrow.write.unpause(opts);
+    if (target === "vault") return on ? vault.write.pause(opts) : vault.write.unpause(opts);
+    return on ? pool.write.pause(opts) : pool.write.unpause(opts);
+  };
+  /** A `whenNotPaused` function of `contract` reverts with EnforcedPause before any of its own checks. */
+  const gate = (contract: keyof Model["paused"], expected: string | null) =>
+    m.paused[contract] ? "EnforcedPause" : expected;
+  /** Escrow paths that slash through StakeVault.unlockAndSlash: refused by a paused vault once the escrow's checks pass. */
+  const slashGate = (expected: string | null) => expected ?? (m.paused.vault ? "EnforcedPause" : null);
+
+  /** InsurancePool.claim(id) by `caller`: the outcome the model predicts, and its effect when it succeeds. */
+  const insuranceClaim = async (label: string, id: bigint, caller: Wallet) => {
+    const r = known(id);
+    const [agentId, kind, slashed] = r?.failure ?? [0n, Fail.None, 0n];
+    const cover = m.covers.get(id) ?? 0n;
+    const coverage = m.coverage.get(agentId) ?? 0n;
+    let expected: string | null = null;
+    if (agentId === 0n) expected = "InsurancePoolNoFailure";
+    else if (kind !== Fail.TimedOut && kind !== Fail.DisputeLost) expected = "InsurancePoolLossNotVerified";
+    else if (!isRelayer(caller) && lc(caller.account.address) !== r!.poster) expected = "InsurancePoolUnauthorized";
+    else if (m.insured.has(id)) expected = "InsurancePoolAlreadyClaimed";
+    else if (cover === 0n) expected = "InsurancePoolNoCoverDeclared";
+    else if (slashed >= cover) expected = "InsurancePoolNoLoss";
+    else if (coverage === 0n) expected = "InsurancePoolNoCoverage";
+    else if (m.isBlacklisted(r!.poster)) expected = "Blacklisted";
+    expected = gate("pool", expected);
+    if (await exec(`${label}(${id})`, () => pool.write.claim([id], { account: caller.account, gas: GAS }), expected)) {
+      const loss = cover - slashed;
+      const paid = loss < coverage ? loss : coverage;
+      m.coverage.set(agentId, coverage - paid);
+      m.insured.set(id, paid);
+      m.move(pool.address, r!.poster, paid);
+    }
+  };
+
+  /** InsurancePool.setRunCover(id, random agreed damages) by `caller`. */
+  const declareCover = async (id: bigint, caller: Wallet) => {
+    const r = known(id);
+    // Agreed damages: none (refused), a token amount, about a slash's size, or more than any coverage.
+    const roll = rnd.next();
+    const amount = roll < 0.05 ? 0n : roll < 0.1 ? 1n : roll < 0.55 ? rnd.bigint(1_000_000n, 80_000_000n) : 10n ** 12n;
+    let expected: string | null = null;
+    if (!r || lc(caller.account.address) !== r.poster) expected = "InsurancePoolUnauthorized";
+    else if (amount === 0n) expected = "InsurancePoolZeroAmount";
+    else if (m.covers.has(id)) expected = "InsurancePoolCoverAlreadySet";
+    else if (r.state !== S.Open || r.failure[0] !== 0n) expected = "InsurancePoolRunNotOpen";
+    if (
+      await exec(
+        `setRunCover(${id}, ${amount})`,
+        () => pool.write.setRunCover([id, amount], { account: caller.account, gas: GAS }),
+        expected,
+      )
+    ) {
+      m.covers.set(id, amount);
+    }
   };
 
   const has =
@@ -495,7 +593,8 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
             validBefore,
           });
           const signature = await p.signTypedData({ account: p.account, ...typed });
-          if (reward === 0n) expected = "RunEscrowZeroReward";
+          if (m.paused.escrow) expected = "EnforcedPause";
+          else if (reward === 0n) expected = "RunEscrowZeroReward";
           else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
           else if (tamper) expected = "ERC3009InvalidSignature";
           else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
@@ -510,6 +609,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           );
         } else {
           if (lc(caller.account.address) !== lc(p.account.address)) expected = "RunEscrowUnauthorized";
+          else if (m.paused.escrow) expected = "EnforcedPause";
           else if (reward === 0n) expected = "RunEscrowZeroReward";
           else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
           else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
@@ -540,6 +640,8 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
             failure: [0n, Fail.None, 0n],
           });
           m.move(p.account.address, escrow.address, reward + fee);
+          // Most posters declare the run's cover right after funding (as the API does), before any claim.
+          if (rnd.next() < 0.6) await declareCover(next, p);
         }
       },
     ],
@@ -559,6 +661,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         else if (sig) expected = r.state !== S.Open ? "RunEscrowInvalidState" : sig.error;
         else if (lc(caller.account.address) !== r.poster) expected = "RunEscrowUnauthorized";
         else if (r.state !== S.Open) expected = "RunEscrowInvalidState";
+        expected = gate("escrow", expected);
         if (
           await exec(
             `cancel${sig ? "BySig" : ""}(${id})`,
@@ -594,6 +697,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         else if (sig?.error) expected = sig.error;
         else if (!sig && lc(caller.account.address) !== a.owner) expected = "RunEscrowUnauthorized";
         else expected = lockError(a);
+        expected = gate("escrow", expected);
         if (
           await exec(
             `claim${sig ? "BySig" : ""}(${id}, agent ${agentId})`,
@@ -689,6 +793,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         else if (sig) expected = r.state !== S.Submitted ? "RunEscrowInvalidState" : sig.error;
         else if (lc(caller.account.address) !== r.poster) expected = "RunEscrowUnauthorized";
         else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
+        expected = gate("escrow", expected);
         if (
           await exec(
             `approve${sig ? "BySig" : ""}(${id})`,
@@ -739,9 +844,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         }
       },
     ],
-    // reject
+    // reject (likelier once a submission has used up its revisions: the only state where it succeeds)
     [
-      () => 5,
+      () => (m.runs.some((r) => r.state === S.Submitted && r.revisions >= r.maxRevisions) ? 10 : 4),
       has(S.Submitted),
       async () => {
         const id = pickRun([S.Submitted]);
@@ -757,6 +862,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         } else if (lc(caller.account.address) !== r.poster) expected = "RunEscrowUnauthorized";
         else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
         else if (r.revisions < r.maxRevisions) expected = "RunEscrowRevisionsRemaining";
+        expected = gate("escrow", expected);
         if (
           await exec(
             `reject${sig ? "BySig" : ""}(${id})`,
@@ -827,6 +933,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         if (!isAdmin(caller)) expected = "RunEscrowUnauthorized";
         else if (!r) expected = "RunEscrowUnknownRun";
         else if (r.state !== S.Disputed) expected = "RunEscrowInvalidState";
+        expected = gate("escrow", forAgent ? expected : slashGate(expected));
         if (
           await exec(
             `resolve(${id}, forAgent ${forAgent})`,
@@ -856,7 +963,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       has(S.Claimed, S.InProgress, S.RevisionRequested),
       async () => {
         const dueAt = (r: RunM) =>
-          r.state === S.RevisionRequested ? r.revisionRequestedAt + TIMEOUT : r.claimedAt + TIMEOUT;
+          r.state === S.RevisionRequested ? r.revisionRequestedAt + m.claimTimeout : r.claimedAt + m.claimTimeout;
         const waiting = [S.Claimed, S.InProgress, S.RevisionRequested];
         const due = m.runs
           .map((r, i) => ({ r, id: BigInt(i + 1) }))
@@ -869,6 +976,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         else if (lc(caller.account.address) !== r.poster && !isRelayer(caller)) expected = "RunEscrowUnauthorized";
         else if (!waiting.includes(r.state)) expected = "RunEscrowInvalidState";
         else if (m.now + 1n < dueAt(r)) expected = "RunEscrowTimeoutNotReached";
+        expected = gate("escrow", slashGate(expected));
         if (
           await exec(
             `timeoutSlash(${id})`,
@@ -896,6 +1004,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         else if (!m.agents.has(agentId)) expected = "StakeVaultUnknownAgent";
         else if (m.agent(agentId).trust === Trust.Banned) expected = "StakeVaultAgentBanned";
         else if (m.isBlacklisted(from.account.address)) expected = "Blacklisted";
+        expected = gate("vault", expected);
         if (
           await exec(
             `deposit(agent ${agentId}, ${amount})`,
@@ -905,7 +1014,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         ) {
           const a = m.agent(agentId);
           a.stake += amount;
-          if (a.trust === Trust.Frozen && a.stake - a.pending >= MIN_STAKE) a.trust = Trust.Good;
+          if (a.trust === Trust.Frozen && a.stake - a.pending >= m.minStake) a.trust = Trust.Good;
           m.move(from.account.address, vault.address, amount);
         }
       },
@@ -921,13 +1030,13 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const amount =
           rnd.next() < 0.08
             ? 0n
-            : rnd.pick([a.stake, a.stake / 2n, a.stake + 1n, a.stake - MIN_STAKE, rnd.bigint(1n, MIN_STAKE)]);
+            : rnd.pick([a.stake, a.stake / 2n, a.stake + 1n, a.stake - m.minStake, rnd.bigint(1n, m.minStake)]);
         let expected: string | null = null;
         if (amount <= 0n) expected = "StakeVaultZeroAmount";
         else if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "StakeVaultUnauthorized";
         else if (a.pending !== 0n) expected = "StakeVaultWithdrawalPending";
         else if (amount > a.stake) expected = "StakeVaultInsufficientStake";
-        else if (a.locks > 0 && a.stake - amount < MIN_STAKE) expected = "StakeVaultStakeLocked";
+        else if (a.locks > 0 && a.stake - amount < m.minStake) expected = "StakeVaultStakeLocked";
         const asked = amount < 0n ? 0n : amount;
         if (
           await exec(
@@ -954,8 +1063,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         if (!isRelayer(caller) && lc(caller.account.address) !== a.owner) expected = "StakeVaultUnauthorized";
         else if (a.pending === 0n) expected = "StakeVaultNoWithdrawal";
         else if (m.now + 1n < a.availableAt) expected = "StakeVaultCooldownActive";
-        else if (a.locks > 0 && a.stake - a.pending < MIN_STAKE) expected = "StakeVaultStakeLocked";
+        else if (a.locks > 0 && a.stake - a.pending < m.minStake) expected = "StakeVaultStakeLocked";
         else if (m.isBlacklisted(a.owner)) expected = "Blacklisted";
+        expected = gate("vault", expected);
         if (
           await exec(
             `withdraw(agent ${agentId})`,
@@ -987,6 +1097,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         else if (window.used >= MAX_SLASHES_PER_PERIOD) expected = "StakeVaultSlashRateLimited";
         else if (!m.agents.has(agentId)) expected = "StakeVaultUnknownAgent";
         else if (bps === 0n || bps > 10_000n) expected = "StakeVaultInvalidBps";
+        expected = gate("vault", expected);
         if (
           await exec(
             `slash(agent ${agentId}, ${bps})`,
@@ -1096,6 +1207,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         let expected: string | null = null;
         if (amount === 0n) expected = fromEscrow ? "RunEscrowNoCredit" : "StakeVaultNoCredit";
         else if (m.isBlacklisted(account)) expected = "Blacklisted";
+        expected = gate(fromEscrow ? "escrow" : "vault", expected);
         const caller = rnd.pick([stranger, wallets.relayer, walletOf(account)]);
         if (
           await exec(
@@ -1118,7 +1230,10 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       always,
       async () => {
         const caller = rnd.pick([stranger, wallets.relayer, wallets.treasury]);
-        const expected = m.fees === 0n ? "RunEscrowNothingToSweep" : m.isBlacklisted(m.treasury) ? "Blacklisted" : null;
+        const expected = gate(
+          "escrow",
+          m.fees === 0n ? "RunEscrowNothingToSweep" : m.isBlacklisted(m.treasury) ? "Blacklisted" : null,
+        );
         if (await exec("sweepFees()", () => escrow.write.sweepFees({ account: caller.account, gas: GAS }), expected)) {
           m.move(escrow.address, m.treasury, m.fees);
           m.fees = 0n;
@@ -1160,6 +1275,118 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         }
       },
     ],
+    // minimum stake (governance): what claims need and what stays locked under held runs, from now on
+    [
+      () => 1,
+      always,
+      async () => {
+        const amount = rnd.pick([0n, 1_000_000n, 10_000_000n, MIN_STAKE, 30_000_000n, 50_000_000n, 10n ** 12n + 1n]);
+        const invalid = amount < 1_000_000n || amount > 10n ** 12n;
+        if (
+          await exec(
+            `setMinStake(${amount})`,
+            () => vault.write.setMinStake([amount], { account: wallets.admin.account, gas: GAS }),
+            invalid ? "StakeVaultInvalidMinStake" : null,
+          )
+        ) {
+          m.minStake = amount;
+        }
+      },
+    ],
+    // claim timeout (governance): applies to runs already claimed or waiting on a revision too
+    [
+      () => (has(S.Claimed, S.InProgress, S.RevisionRequested)() ? 1.5 : 0.5),
+      always,
+      async () => {
+        const timeout = rnd.pick([DAY - 1n, DAY, 2n * DAY, 5n * DAY, TIMEOUT, TIMEOUT + 1n]);
+        if (
+          await exec(
+            `setClaimTimeout(${timeout})`,
+            () => escrow.write.setClaimTimeout([timeout], { account: wallets.admin.account, gas: GAS }),
+            timeout < DAY || timeout > TIMEOUT ? "RunEscrowInvalidClaimTimeout" : null,
+          )
+        ) {
+          m.claimTimeout = timeout;
+        }
+      },
+    ],
+    // emergency pause / unpause (the Safe or the timelock: PAUSER_ROLE); a stranger is refused
+    [
+      () => (Object.values(m.paused).some((p) => p) ? 6 : 0.4),
+      always,
+      async () => {
+        // Mostly lift a pause in force (a pause is an emergency, not a state the system lives in).
+        const paused = (["escrow", "vault", "pool"] as const).filter((t) => m.paused[t]);
+        const target =
+          paused.length > 0 && rnd.next() < 0.8 ? rnd.pick(paused) : rnd.pick(["escrow", "vault", "pool"] as const);
+        const on = m.paused[target] ? rnd.next() < 0.1 : rnd.next() < 0.9;
+        const caller = rnd.next() < 0.9 ? wallets.admin : rnd.pick([stranger, wallets.relayer]);
+        let expected: string | null = null;
+        if (!isAdmin(caller)) expected = "AccessControlUnauthorizedAccount";
+        else if (on && m.paused[target]) expected = "EnforcedPause";
+        else if (!on && !m.paused[target]) expected = "ExpectedPause";
+        if (await exec(`${target}.${on ? "pause" : "unpause"}()`, () => setPaused(target, on, caller), expected)) {
+          m.paused[target] = on;
+        }
+      },
+    ],
+    // insurance coverage staked for an agent (agents 1..3)
+    [
+      () => 3,
+      always,
+      async () => {
+        const agentId = BigInt(rnd.int(3) + 1);
+        const from = rnd.pick(owners);
+        const amount = rnd.next() < 0.05 ? 0n : rnd.bigint(1n, 50_000_000n);
+        let expected: string | null = null;
+        if (amount === 0n) expected = "InsurancePoolZeroAmount";
+        else if (m.isBlacklisted(from.account.address)) expected = "Blacklisted";
+        expected = gate("pool", expected);
+        if (
+          await exec(
+            `pool.stake(agent ${agentId}, ${amount})`,
+            () => pool.write.stake([agentId, amount], { account: from.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.coverage.set(agentId, m.coverage.get(agentId)! + amount);
+          m.move(from.account.address, pool.address, amount);
+        }
+      },
+    ],
+    // the poster declares a run's cover (agreed damages): Open and never claimed, once
+    [
+      () => (m.runs.some((r, i) => r.state === S.Open && !m.covers.has(BigInt(i + 1))) ? 10 : 1),
+      has(S.Open),
+      async () => {
+        const uncovered = m.runs
+          .map((r, i) => ({ r, id: BigInt(i + 1) }))
+          .filter(({ r, id }) => r.state === S.Open && !m.covers.has(id));
+        const id = uncovered.length > 0 && rnd.next() < 0.8 ? rnd.pick(uncovered).id : pickRun([S.Open]);
+        const r = known(id);
+        await declareCover(id, r && rnd.next() < 0.85 ? walletOf(r.poster) : rnd.pick([stranger, wallets.relayer]));
+      },
+    ],
+    // the poster (or the relayer for it) claims insurance for a run an agent verifiably failed
+    [
+      () =>
+        m.runs.some(
+          (r, i) =>
+            (r.failure[1] === Fail.TimedOut || r.failure[1] === Fail.DisputeLost) && !m.insured.has(BigInt(i + 1)),
+        )
+          ? 12
+          : 0.5,
+      always,
+      async () => {
+        const failed = m.runs
+          .map((r, i) => ({ r, id: BigInt(i + 1) }))
+          .filter(({ r, id }) => r.failure[0] !== 0n && (!m.insured.has(id) || rnd.next() < 0.2));
+        const id = failed.length > 0 && rnd.next() < 0.85 ? rnd.pick(failed).id : pickRun([S.Open, S.Completed]);
+        const r = known(id);
+        const caller = r && rnd.next() < 0.9 ? (rnd.next() < 0.5 ? walletOf(r.poster) : wallets.relayer) : stranger;
+        await insuranceClaim("pool.claim", id, caller);
+      },
+    ],
     // time passes (more often while claims, revisions or withdrawals are waiting on a clock)
     [
       () =>
@@ -1168,7 +1395,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         ([...m.agents.values()].some((a) => a.pending > 0n) ? 3 : 0),
       always,
       async () => {
-        const jump = rnd.pick([60n, 3600n, DAY, 3n * DAY, TIMEOUT, TIMEOUT + 1n, COOLDOWN, 20n * DAY]);
+        const jump = rnd.pick([60n, 3600n, DAY, 3n * DAY, m.claimTimeout, m.claimTimeout + 1n, COOLDOWN, 20n * DAY]);
         m.now += jump;
         log.push(`time +${jump}s`);
       },
@@ -1193,10 +1420,22 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   const st = stats.get("(payments deferred)") ?? { ok: 0, err: 0 };
   st.ok += m.deferred;
   stats.set("(payments deferred)", st);
-  // Liveness: once nobody is blacklisted, every credit and every accrued fee can be paid out, to the right account.
+  // Liveness: once nothing is paused and nobody is blacklisted, every credit and every accrued fee can be paid out,
+  // to the right account.
+  for (const target of ["escrow", "vault", "pool"] as const) {
+    if (!m.paused[target]) continue;
+    await exec(`settle.${target}.unpause()`, () => setPaused(target, false, wallets.admin), null);
+    m.paused[target] = false;
+  }
   for (const who of [...m.blacklisted]) {
     await exec(`settle.unBlacklist(${who.slice(0, 6)})`, () => usdc.write.unBlacklist([who], { gas: GAS }), null);
     m.blacklisted.delete(who);
+  }
+  // Every poster claims insurance for each run an agent failed (the model says what each claim pays, if anything).
+  for (const [i, r] of m.runs.entries()) {
+    if (r.failure[0] !== 0n && !m.insured.has(BigInt(i + 1))) {
+      await insuranceClaim("settle.pool.claim", BigInt(i + 1), walletOf(r.poster));
+    }
   }
   for (const [fromEscrow, credits] of [
     [true, m.escrowCredits],
@@ -1225,13 +1464,21 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   assert.equal(await vault.read.totalCredits(), 0n, "after settling, the vault owes only stakes");
   // Failure records are only read at the end of a sequence (they change only with the run states checked above).
   for (let i = 0; i < m.runs.length; i++) {
-    assert.deepEqual(await escrow.read.failureOf([BigInt(i + 1)]), m.runs[i]!.failure, `failureOf(${i + 1})`);
+    const id = BigInt(i + 1);
+    const [, , slashed] = m.runs[i]!.failure;
+    assert.deepEqual(await escrow.read.failureOf([id]), m.runs[i]!.failure, `failureOf(${i + 1})`);
+    assert.equal(await pool.read.runCoverOf([id]), m.covers.get(id) ?? 0n, `runCoverOf(${id})`);
+    assert.equal(await pool.read.isClaimed([id]), m.insured.has(id), `isClaimed(${id})`);
+    // Insurance never pays more than the agreed damages net of the slash the poster already got.
+    const paid = m.insured.get(id) ?? 0n;
+    if (paid > 0n)
+      assert.ok(paid + slashed <= m.covers.get(id)!, `run ${id}: insurance ${paid} + slash ${slashed} <= cover`);
   }
   return steps;
 }
 
 async function checkInvariants(fx: Fx, m: Model) {
-  const { escrow, vault, usdc } = fx;
+  const { escrow, vault, pool, usdc } = fx;
   const runIds = m.runs.map((_, i) => BigInt(i + 1));
   const agentIds = [...m.agents.keys()];
   const accounts = [...m.balances.keys()];
@@ -1250,6 +1497,24 @@ async function checkInvariants(fx: Fx, m: Model) {
       Promise.all(agentIds.map((id) => vault.read.trustOf([id]))),
       Promise.all(agentIds.map((id) => vault.read.locksOf([id]))),
     ]);
+  const [poolBal, totalCoverage, coverages, pausedNow, minStake, claimTimeout] = await Promise.all([
+    usdc.read.balanceOf([pool.address]),
+    pool.read.totalCoverage(),
+    Promise.all(agentIds.map((id) => pool.read.coverageOf([id]))),
+    Promise.all([escrow.read.paused(), vault.read.paused(), pool.read.paused()]),
+    vault.read.minStake(),
+    escrow.read.claimTimeout(),
+  ]);
+  assert.equal(poolBal, totalCoverage, "usdc.balanceOf(pool) == totalCoverage()");
+  assert.equal(
+    totalCoverage,
+    coverages.reduce((sum, x) => sum + x, 0n),
+    "totalCoverage() == sum of coverageOf",
+  );
+  for (const [i, id] of agentIds.entries()) assert.equal(coverages[i], m.coverage.get(id), `coverageOf(${id})`);
+  assert.deepEqual(pausedNow, [m.paused.escrow, m.paused.vault, m.paused.pool], "paused (escrow, vault, pool)");
+  assert.equal(minStake, m.minStake, "minStake");
+  assert.equal(claimTimeout, m.claimTimeout, "claimTimeout");
   const [balances, escrowCredits, vaultCreditsOf] = await Promise.all([
     Promise.all(accounts.map((a) => usdc.read.balanceOf([a]))),
     Promise.all(accounts.map((a) => escrow.read.creditOf([a]))),

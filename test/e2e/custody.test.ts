@@ -71,6 +71,19 @@ describe("custody: roles", () => {
     assert.ok(!JSON.stringify(onChain).includes(deployer), "the deployer renounced everything");
   });
 
+  it("the deployer holds no governance tokens and no votes: the whole supply sits with the documented allocation", async () => {
+    const token = { address: deployments.contracts.AgentHubToken.address, abi: AgentHubTokenAbi } as const;
+    const deployer = privateKeyToAccount(devAccounts.deployer).address;
+    const read = (functionName: "balanceOf" | "getVotes", who: Address) =>
+      publicClient.readContract({ ...token, functionName, args: [who] });
+    assert.equal(await read("balanceOf", deployer), 0n);
+    assert.equal(await read("getVotes", deployer), 0n);
+    // The allocation (docs/decisions.md, "Initial token allocation"): 40% treasury, 35% community, 25% team.
+    const supply = await publicClient.readContract({ ...token, functionName: "totalSupply" });
+    assert.equal(supply, 100_000_000n * 10n ** 18n);
+    assert.equal(await read("balanceOf", timelock), (supply * 40n) / 100n);
+  });
+
   it("the emergency Safe is a 3-of-5 Safe of the documented owners", async () => {
     const owners = await publicClient.readContract({ address: safe, abi: safeAbi, functionName: "getOwners" });
     const expected = devAccounts.safeOwners.map((key) => privateKeyToAccount(key).address);

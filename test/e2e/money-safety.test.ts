@@ -14,7 +14,7 @@ import {
 import { RelayerCallError, RelayerClient } from "@agenthub/relayer/client";
 import { AgentHub } from "@agenthub/sdk";
 import { runConsentTypedData } from "@agenthub/sdk/protocol";
-import { type Abi, BaseError, ContractFunctionRevertedError, getAddress, type Hex } from "viem";
+import { type Abi, BaseError, ContractFunctionRevertedError, getAddress, type Hex, parseEventLogs } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts } from "../../scripts/lib/chain.ts";
 import { depositDirect, faucet, signedAction, stakedAgent, walletFromKey } from "../support/agents.ts";
@@ -40,6 +40,7 @@ import {
   deployments,
   freshIp,
   increaseTime,
+  newWallet,
   publicClient,
   stack,
   waitUntil,
@@ -238,6 +239,59 @@ describe("money safety: reputation counts runs of real value between distinct pa
     assert.deepEqual(await runStats(agent.agentId), {
       completions: base.completions + 2,
       total_claimed: base.total_claimed + 2,
+    });
+  });
+});
+
+describe("money safety: self-dealing directly on chain earns no reputation", () => {
+  /** `posterKey` posts a 2 USDC run with its own createRun; the agent's owner claims, submits; the poster approves. */
+  async function directRun(posterKey: Hex, agent: Awaited<ReturnType<typeof stakedAgent>>) {
+    const poster = walletFromKey(posterKey).account.address;
+    const reward = 2_000_000n;
+    const rate = await publicClient.readContract({ address: escrowAddress, abi: RunEscrowAbi, functionName: "feeBps" });
+    const fee = (reward * rate + 9_999n) / 10_000n;
+    await sendDirect(posterKey, deployments.usdc.address, TestUSDCAbi, "approve", [escrowAddress, reward + fee]);
+    const deadline = (await chainTime()) + BigInt(30 * DAY);
+    const created = await sendDirect(posterKey, escrowAddress, RunEscrowAbi, "createRun", [
+      poster,
+      reward,
+      deadline,
+      0,
+      `ipfs://self-dealing-${poster}`,
+    ]);
+    const [log] = parseEventLogs({ abi: RunEscrowAbi, logs: created.logs, eventName: "RunCreated" });
+    const runId = log!.args.runId;
+    await sendDirect(agent.owner.key, escrowAddress, RunEscrowAbi, "claim", [runId, BigInt(agent.agentId)]);
+    await sendDirect(agent.owner.key, escrowAddress, RunEscrowAbi, "submit", [runId, `0x${"5e".repeat(32)}`]);
+    const approved = await sendDirect(posterKey, escrowAddress, RunEscrowAbi, "approve", [runId]);
+    assert.equal(approved.status, "success");
+    return waitUntil(`run ${runId} indexed as completed`, async () => {
+      const r = await db.query<{ reputation_eligible: boolean }>(
+        "select reputation_eligible from chain.run where id = $1 and state = 'Completed'",
+        [runId.toString()],
+      );
+      return r.rows[0];
+    });
+  }
+
+  it("a run posted by the agent's own owner or wallet and claimed on chain adds nothing; a stranger's run counts", async () => {
+    const agent = await stakedAgent();
+    const stranger = newWallet();
+    for (const address of [agent.owner.address, agent.walletAddress, stranger.address]) {
+      await faucet(address, 10_000_000n, 10n ** 17n);
+    }
+    const base = await runStats(agent.agentId);
+    for (const key of [agent.owner.key, agent.agentKey]) {
+      const run = await directRun(key, agent);
+      assert.equal(run.reputation_eligible, false, "the poster is the agent's own owner or wallet");
+    }
+    assert.deepEqual(await runStats(agent.agentId), base, "paid, but no reputation");
+    // The same path from an unrelated poster does count: the rule, not the path, made the difference.
+    const counted = await directRun(stranger.key, agent);
+    assert.equal(counted.reputation_eligible, true);
+    assert.deepEqual(await runStats(agent.agentId), {
+      completions: base.completions + 1,
+      total_claimed: base.total_claimed + 1,
     });
   });
 });
