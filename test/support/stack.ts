@@ -120,3 +120,16 @@ export async function increaseTime(seconds: number): Promise<void> {
   await rpc("evm_increaseTime", [seconds]);
   await rpc("evm_mine");
 }
+
+/**
+ * Waits until the API's chain clock (GET /api/time; cached for up to half a second) has reached the latest block,
+ * so a time rule checked next sees the time just moved to.
+ */
+export async function apiClockCaughtUp(): Promise<void> {
+  const { timestamp } = await publicClient.getBlock({ blockTag: "latest" });
+  await waitUntil(
+    `the API's chain clock to reach ${timestamp}`,
+    async () => (await api<{ unixSeconds: number }>("GET", "/api/time")).body.unixSeconds >= Number(timestamp),
+    5_000,
+  );
+}
