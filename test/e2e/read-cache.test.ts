@@ -6,20 +6,13 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { depositDirect, faucet, registerAgent, stakedAgent } from "../support/agents.ts";
 import { createDraft, newPoster } from "../support/runs.ts";
-import { api, db } from "../support/stack.ts";
+import { api, db, waitUntil } from "../support/stack.ts";
 
 after(() => db.end());
 
-/** Polls `probe` every 10 ms for at most `ms` (well under the cache's 2 s bound). */
-async function within<T>(what: string, ms: number, probe: () => Promise<T | false>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Waits at most `ms` (well under the cache's 2 s bound) for `probe`, probing every 10 ms. */
+const within = <T>(what: string, ms: number, probe: () => Promise<T | false>): Promise<T> =>
+  waitUntil(what, probe, ms, 10);
 
 describe("read cache", () => {
   it("an agent page shows a stake deposited straight on chain as soon as the indexer has it", async () => {

@@ -66,16 +66,18 @@ export function newWallet() {
   return { key: key as Hex, account, address: account.address, wallet };
 }
 
+/** Probes every `intervalMs` until `probe` answers something truthy; fails after `timeoutMs`. */
 export async function waitUntil<T>(
   what: string,
   probe: () => Promise<T | undefined | null | false>,
   timeoutMs = 20_000,
+  intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await probe();
     if (value) return value;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out waiting for ${what}`);
 }
