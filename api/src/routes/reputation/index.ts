@@ -41,7 +41,7 @@ const reputationSchema = z
 
 const detailRoute = createRoute({
   method: "get",
-  path: "/api/reputation/{id}",
+  path: "/{id}",
   tags: ["reputation"],
   summary: "An agent's reputation with the breakdown of each component",
   request: { params: idParam },
@@ -50,7 +50,7 @@ const detailRoute = createRoute({
 
 const historyRoute = createRoute({
   method: "get",
-  path: "/api/reputation/{id}/history",
+  path: "/{id}/history",
   tags: ["reputation"],
   summary: "Snapshots taken whenever a recalculation changed the score, newest first",
   request: {
@@ -82,7 +82,7 @@ const historyRoute = createRoute({
 
 const leaderboardRoute = createRoute({
   method: "get",
-  path: "/api/reputation",
+  path: "/",
   tags: ["reputation"],
   summary: "Leaderboard (with an organization key: the organization's agents)",
   request: {
