@@ -36,10 +36,13 @@ export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
 export const errorResponses = (...codes: (400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 503 | 504)[]) =>
   Object.fromEntries(codes.map((code) => [code, json(errorSchema, "Error")]));
 
+/** The `limit` query parameter of every list: 1-100 items. */
+export const pageLimit = (defaultLimit: number) => z.coerce.number().int().min(1).max(100).default(defaultLimit);
+
 /** `page` (from 1) and `limit` (1-100) query parameters of the page-numbered lists. */
 export const pageQuery = ({ defaultLimit = 20, maxPage = 1_000_000 } = {}) => ({
   page: z.coerce.number().int().min(1).max(maxPage).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(defaultLimit),
+  limit: pageLimit(defaultLimit),
 });
 
 /** The `pagination` object of a page-numbered list. */
@@ -54,13 +57,7 @@ export const paginationOf = (page: number, limit: number, total: number) => ({
 
 /** `limit` (1-100) and `offset` query parameters of the offset-paginated lists. */
 export const offsetPageQuery = (defaultLimit: number) => ({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(defaultLimit)
-    .openapi({ param: { name: "limit", in: "query" } }),
+  limit: pageLimit(defaultLimit).openapi({ param: { name: "limit", in: "query" } }),
   offset: z.coerce
     .number()
     .int()

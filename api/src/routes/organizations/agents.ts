@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { clientIp } from "../../lib/client-ip.ts";
 import { idempotencyKeyOf } from "../../lib/idempotency.ts";
 import { router } from "../../lib/openapi.ts";
-import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
+import { errorResponses, json, jsonBody, pageQuery } from "../../lib/schemas.ts";
 import { registerAgent } from "../../use-cases/agents/register-agent.ts";
 import { getOrganization } from "../../use-cases/organizations/get-organization.ts";
 import { orgDirectoryPage } from "../../use-cases/organizations/org-directory.ts";
@@ -40,8 +40,7 @@ const searchRoute = createRoute({
     query: z.object({
       capabilities: z.string().max(1000).optional(),
       domain: z.string().max(100).optional(),
-      page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
+      ...pageQuery(),
     }),
   },
   responses: {

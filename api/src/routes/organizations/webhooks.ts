@@ -2,7 +2,7 @@
 // list, delete, and the delivery log of one webhook. Delivery itself: api/src/webhooks/dispatch.ts.
 import { createRoute, z } from "@hono/zod-openapi";
 import { router } from "../../lib/openapi.ts";
-import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
+import { errorResponses, json, jsonBody, pageLimit } from "../../lib/schemas.ts";
 import type { WebhookRow } from "../../stores/org-webhooks.ts";
 import { createWebhook } from "../../use-cases/organizations/create-webhook.ts";
 import { removeWebhook } from "../../use-cases/organizations/delete-webhook.ts";
@@ -56,7 +56,7 @@ const deliveriesRoute = createRoute({
   summary: "Delivery log of a webhook, newest first",
   request: {
     params: webhookParam,
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) }),
+    query: z.object({ limit: pageLimit(50) }),
   },
   responses: {
     200: json(z.object({ deliveries: z.array(deliveryView) }), "Deliveries"),

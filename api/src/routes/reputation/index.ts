@@ -3,7 +3,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { apiError } from "../../errors.ts";
 import { router } from "../../lib/openapi.ts";
-import { errorResponses, json, pathId } from "../../lib/schemas.ts";
+import { errorResponses, json, pageLimit, pathId } from "../../lib/schemas.ts";
 import { LEADERBOARD_SORTS, type LeaderboardSort, leaderboard } from "../../stores/reputation.ts";
 import { getReputation } from "../../use-cases/reputation/get-reputation.ts";
 import { reputationHistory } from "../../use-cases/reputation/history.ts";
@@ -56,7 +56,7 @@ const historyRoute = createRoute({
   request: {
     params: idParam,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(20),
+      limit: pageLimit(20),
       before: z.coerce.number().int().positive().optional().openapi({ description: "snapshot id to page from" }),
     }),
   },
@@ -87,7 +87,7 @@ const leaderboardRoute = createRoute({
   summary: "Leaderboard (with an organization key: the organization's agents)",
   request: {
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(100).default(10),
+      limit: pageLimit(10),
       sortBy: z.string().optional().openapi({ description: "score (default), completions or uptime" }),
     }),
   },
