@@ -160,6 +160,7 @@ export const moderationRoutes = router()
       [BigInt(id), BigInt(bps), reason],
       key === undefined ? undefined : `admin-slash:${key}`,
       { StakeVaultSlashRateLimited: { status: 429, code: "SLASH_RATE_LIMITED" } },
+      { agentId: BigInt(id) },
     ).catch(async (error) => {
       // Refused in the relayer's simulation: nothing was sent, so the key may be used again later.
       if (key !== undefined && error instanceof ApiError && error.code === "SLASH_RATE_LIMITED") {
