@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { PublicClient } from "viem";
 import type { ChainViews, Db } from "./db/index.ts";
 import type { ApiEnv } from "./env.ts";
+import type { AccountCode } from "./lib/account-code.ts";
 import type { Arbiter } from "./lib/arbiter.ts";
 import type { ChainClock } from "./lib/chain-time.ts";
 import type { ConstantReads } from "./lib/constant-reads.ts";
@@ -53,6 +54,8 @@ export interface Deps {
   mints: MintBatcher;
   /** Readiness probes and metrics, on their own small Postgres pool. */
   ops: Operations;
+  /** Which code accounts run (canonical ERC-4337 accounts), when the deployment has account abstraction. */
+  accountCode?: AccountCode;
   /** Gas sponsorship (ERC-7677), when PAYMASTER_SIGNER_KEY is set. */
   paymaster?: Paymaster;
   /** Checks and settles payments on paid routes (spec x-payment and x402). */

@@ -1,4 +1,4 @@
-import { defaultDeploymentsFile, parseEnv, urlList } from "@agenthub/common";
+import { defaultDeploymentsFile, parseEnv, refuseSharedSigner, urlList } from "@agenthub/common";
 import { z } from "zod";
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -150,4 +150,9 @@ export const apiEnvSchema = z.object({
 });
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 
-export const loadApiEnv = (source: NodeJS.ProcessEnv = process.env) => parseEnv(apiEnvSchema, source);
+/** The API's environment; refuses a PAYMASTER_SIGNER_KEY equal to the RELAYER_PRIVATE_KEY beside it (one .env). */
+export function loadApiEnv(source: NodeJS.ProcessEnv = process.env): ApiEnv {
+  const env = parseEnv(apiEnvSchema, source);
+  refuseSharedSigner(env.PAYMASTER_SIGNER_KEY, source.RELAYER_PRIVATE_KEY);
+  return env;
+}

@@ -14,6 +14,7 @@ import { migrate } from "./db/migrate.ts";
 import { createPool } from "./db/pool.ts";
 import type { ApiEnv } from "./env.ts";
 import { startJobs } from "./jobs/index.ts";
+import { AccountCode } from "./lib/account-code.ts";
 import { Arbiter } from "./lib/arbiter.ts";
 import { ChainClock } from "./lib/chain-time.ts";
 import { ConstantReads } from "./lib/constant-reads.ts";
@@ -65,6 +66,9 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
   });
   // A write that waited for its block answers after this: no read that follows it is served from before the block.
   indexer.onAdvance(() => reads.invalidate());
+  const accountCode = deployments.accountAbstraction
+    ? new AccountCode(chain, deployments.accountAbstraction)
+    : undefined;
   const deps: Deps = {
     env,
     pool,
@@ -86,9 +90,10 @@ export function createDeps(env: ApiEnv, pool: pg.Pool, logger: Logger): Deps {
     // The lease covers a wait for a batch: at most the relayer's answer time for the batch ahead, plus margin.
     mints: new MintBatcher(pool, relayer, Math.ceil(env.RELAYER_TIMEOUT_MS / 1000) + 30),
     ops,
+    accountCode,
     paymaster: env.PAYMASTER_SIGNER_KEY
       ? new Paymaster(
-          { env, pool, opsPool: ops.pool, deployments, chain, logger, db, views, clock, params },
+          { env, pool, opsPool: ops.pool, deployments, chain, logger, db, views, clock, params, accountCode },
           env.PAYMASTER_SIGNER_KEY as Hex,
           ops.registry,
         )

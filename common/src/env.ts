@@ -13,6 +13,17 @@ export function parseEnv<T extends z.ZodType>(schema: T, source: NodeJS.ProcessE
   return result.data;
 }
 
+/**
+ * Refuses a paymaster approving key equal to the relayer's hot key (PAYMASTER_SIGNER_KEY = RELAYER_PRIVATE_KEY):
+ * one leak would then hand over both roles, and the paymaster's budgets would guard the relayer's gas too.
+ */
+export function refuseSharedSigner(paymasterKey: string | undefined, relayerKey: string | undefined): void {
+  if (!paymasterKey || !relayerKey || paymasterKey.toLowerCase() !== relayerKey.toLowerCase()) return;
+  throw new Error(
+    "invalid environment:\n  PAYMASTER_SIGNER_KEY: is RELAYER_PRIVATE_KEY; the paymaster approves with a key of its own",
+  );
+}
+
 /** A comma-separated list of URLs (`RPC_URLS=https://a,https://b`); unset or empty: undefined. */
 export const urlList = z
   .string()

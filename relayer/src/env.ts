@@ -1,4 +1,4 @@
-import { defaultDeploymentsFile, parseEnv, urlList } from "@agenthub/common";
+import { defaultDeploymentsFile, parseEnv, refuseSharedSigner, urlList } from "@agenthub/common";
 import { z } from "zod";
 
 const wei = z.string().regex(/^\d+$/, "an integer amount of wei").transform(BigInt);
@@ -39,4 +39,9 @@ export const relayerEnvSchema = z.object({
 });
 export type RelayerEnv = z.infer<typeof relayerEnvSchema>;
 
-export const loadRelayerEnv = (source: NodeJS.ProcessEnv = process.env) => parseEnv(relayerEnvSchema, source);
+/** The relayer's environment; refuses a PAYMASTER_SIGNER_KEY beside it (one .env) equal to its own key. */
+export function loadRelayerEnv(source: NodeJS.ProcessEnv = process.env): RelayerEnv {
+  const env = parseEnv(relayerEnvSchema, source);
+  refuseSharedSigner(source.PAYMASTER_SIGNER_KEY, env.RELAYER_PRIVATE_KEY);
+  return env;
+}

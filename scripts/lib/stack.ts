@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { type Deployments, loadDeployments } from "@agenthub/common";
+import { type Deployments, loadDeployments, refuseSharedSigner } from "@agenthub/common";
 import pg from "pg";
 import { privateKeyToAccount } from "viem/accounts";
 import { startBundler } from "./bundler.ts";
@@ -184,6 +184,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     log(`postgres   ${databaseUrl.replace(/:[^:@/]+@/, ":***@")}`);
 
     const relayerKey = opts.relayerKey ?? devAccounts.relayer;
+    // The paymaster approves with a key of its own, never the relayer's: refused before anything is deployed.
+    refuseSharedSigner(
+      opts.existingDeploymentsFile
+        ? (opts.apiEnv?.PAYMASTER_SIGNER_KEY ?? process.env.PAYMASTER_SIGNER_KEY)
+        : secrets.paymasterSignerKey,
+      relayerKey,
+    );
     let deploymentsFile = opts.deploymentsFile ?? join(opts.dataDir, "deployments", "localhost.json");
     let deployments: Deployments;
     if (opts.existingDeploymentsFile) {

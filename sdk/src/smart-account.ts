@@ -19,6 +19,7 @@ import {
 } from "viem";
 import { createPaymasterClient, type SmartAccount } from "viem/account-abstraction";
 import { erc20Abi, insurancePoolAbi, runEscrowAbi, stakeVaultAbi } from "./abi.ts";
+import type { Signer } from "./signer.ts";
 
 /** The deployment's addresses these helpers use (a `deployments/<network>.json`, or GET /api/config). */
 export interface AgentDeployment {
@@ -106,12 +107,38 @@ export interface AgentAccountOptions {
 export interface AgentAccount {
   /** The address that acts on chain (the EOA itself for 7702, the SimpleAccount otherwise). */
   address: Address;
+  /**
+   * Signs the API's signed actions (SIWE: profile, runs, reports, ...) as `address`, for every SDK helper taking a
+   * signer: the EOA itself for 7702 (its signatures also verify through Simple7702Account's ERC-1271), the
+   * SimpleAccount's owner key otherwise (`simpleAccountSigner`).
+   */
+  signer: Signer;
   client: SmartAccountClient<Transport, Chain, SmartAccount>;
   /** Sends the calls as one UserOperation and waits for it; throws when the operation reverted. */
   send(calls: AgentCall[]): Promise<{ userOpHash: Hex; txHash: Hex; actualGasUsed: bigint; actualGasCost: bigint }>;
 }
 
 const DELEGATION_PREFIX = "0xef0100";
+
+/**
+ * A signer for a canonical SimpleAccount (v0.8): its owner's key signs messages for it, which the API accepts for
+ * signed actions (it checks the account is an unupgraded SimpleAccount of the canonical factory and asks it for its
+ * owner). SimpleAccount has no ERC-1271, so nothing verified on chain accepts such signatures: typed data (permits,
+ * EIP-3009 payments, run consents) is refused here; act on chain through UserOperations (`agentAccount().send`), or
+ * use the 7702 account, whose address signs for itself.
+ */
+export function simpleAccountSigner(owner: LocalAccount, account: Address): Signer {
+  return {
+    address: account,
+    signMessage: ({ message }) => owner.signMessage({ message }),
+    signTypedData: async () => {
+      throw new Error(
+        `SimpleAccount ${account} has no ERC-1271: typed-data signatures (permits, x402 payments, run consents) ` +
+          "cannot be verified for it; send the action as a UserOperation or use the 7702 account",
+      );
+    },
+  };
+}
 
 /** An EIP-7702 authorization to Simple7702Account, or undefined when the EOA already delegates to it. */
 export async function delegationIfNeeded(
@@ -160,6 +187,7 @@ export async function agentAccount(opts: AgentAccountOptions): Promise<AgentAcco
   }) as unknown as SmartAccountClient<Transport, Chain, SmartAccount>;
   return {
     address: account.address,
+    signer: is7702 ? opts.owner : simpleAccountSigner(opts.owner, account.address),
     client,
     async send(calls) {
       const authorization = is7702

@@ -6,9 +6,10 @@ import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import SimpleAccountArtifact from "@account-abstraction/contracts/artifacts/SimpleAccount.json" with { type: "json" };
 import { loadApiEnv } from "@agenthub/api/env";
-import { proxyRuntimeOf } from "@agenthub/api/paymaster/account-code";
+import { proxyRuntimeOf } from "@agenthub/api/lib/account-code";
 import { startApi } from "@agenthub/api/server";
 import { AgentIdentityAbi, StakeVaultAbi, TestUSDCAbi, VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
+import { AgentHub, isAgentHubError } from "@agenthub/sdk";
 import { type AgentAccount, agentAccount, agentActions, delegationIfNeeded } from "@agenthub/sdk/smart-account";
 import { ExactEvmScheme } from "@x402/evm";
 import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
@@ -33,7 +34,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { simple7702AccountArtifact } from "../../ignition/account-abstraction.ts";
 import { faucet, registerAgent } from "../support/agents.ts";
 import { adminHeaders, escrowAddress, escrowRun, newPoster, openRun, step, usdcBalance } from "../support/runs.ts";
-import { api, db, deployments, publicClient, stack, waitUntil } from "../support/stack.ts";
+import { api, db, deployments, freshIp, publicClient, stack, waitUntil } from "../support/stack.ts";
 
 const aa = deployments.accountAbstraction!;
 const bundlerUrl = stack.env.BUNDLER_URL!;
@@ -300,6 +301,17 @@ describe("smart accounts: a 0-ETH agent acts on chain through UserOperations", (
     assert.equal(await ethOf(agent.owner.address), 0n);
   });
 
+  it("signs the API's signed actions (SIWE) as its delegated address, through the SDK", async () => {
+    const hub = new AgentHub({ apiUrl: stack.apiUrl, headers: { "x-forwarded-for": freshIp() } });
+    const profile = await hub.agents.update(
+      Number(agent.agentId),
+      { description: "delegated to Simple7702Account" },
+      agent.account.signer,
+    );
+    assert.equal(profile.description, "delegated to Simple7702Account");
+    assert.equal(agent.account.signer.address, agent.owner.address);
+  });
+
   it("the indexer shows the agent as the actor, never the bundler", async () => {
     const runId = run.onchainRunId!;
     const rows = await waitUntil("the three agent run events in the index", async () => {
@@ -432,6 +444,22 @@ describe("smart accounts: a fresh SimpleAccount from the canonical factory", () 
     const factoryCode = await publicClient.getCode({ address: aa.simpleAccountFactory });
     assert.equal(await publicClient.getCode({ address: smart.address }), proxyRuntimeOf(factoryCode!));
 
+    // The API's signed actions (SIWE) through the SDK: SimpleAccount has no ERC-1271, its owner's key signs for it.
+    const hub = new AgentHub({ apiUrl: stack.apiUrl, headers: { "x-forwarded-for": freshIp() } });
+    const profile = await hub.agents.update(
+      Number(agent.agentId),
+      { description: "runs on a SimpleAccount" },
+      smart.signer,
+    );
+    assert.equal(profile.description, "runs on a SimpleAccount");
+    assert.equal(profile.ownerAddress.toLowerCase(), smart.address.toLowerCase());
+    // Its owner key signing as itself is not the agent's owner any more.
+    await assert.rejects(
+      hub.agents.update(Number(agent.agentId), { description: "as the EOA" }, agent.owner),
+      (error) => isAgentHubError(error, "NOT_AGENT_OWNER"),
+    );
+    await assert.rejects(smart.signer.signTypedData({} as never), /no ERC-1271/);
+
     // Upgraded by its owner (UUPS) to an implementation of its own, it is no longer sponsored.
     const implementation = await deployArtifact(agent.key, simpleAccountArtifact, [aa.entryPoint]);
     const upgrade = await wallet.writeContract({
@@ -444,6 +472,11 @@ describe("smart accounts: a fresh SimpleAccount from the canonical factory", () 
     const upgraded = await askPaymaster(smart, actions.requestWithdrawal(agent.agentId, 1n));
     assert.equal(upgraded.error?.data.code, "ACCOUNT_NOT_SUPPORTED", JSON.stringify(upgraded));
     assert.match(upgraded.error!.message, /upgraded to/);
+    // ...and its owner's key no longer signs for it.
+    await assert.rejects(
+      hub.agents.update(Number(agent.agentId), { description: "after the upgrade" }, smart.signer),
+      (error) => isAgentHubError(error, "INVALID_SIGNATURE"),
+    );
   });
 });
 
@@ -756,6 +789,11 @@ describe("smart accounts: custody of the paymaster", () => {
     const signer = await read("verifyingSigner");
     assert.equal(signer, privateKeyToAccount(stack.env.PAYMASTER_SIGNER_KEY as Hex).address);
     assert.notEqual(signer, privateKeyToAccount(stack.env.RELAYER_PRIVATE_KEY as Hex).address);
+    // With the relayer's key as the paymaster's, the API refuses to start (the stack's own environment).
+    assert.throws(
+      () => loadApiEnv({ ...stack.env, PAYMASTER_SIGNER_KEY: stack.env.RELAYER_PRIVATE_KEY }),
+      /PAYMASTER_SIGNER_KEY: is RELAYER_PRIVATE_KEY/,
+    );
     const state = await api("GET", "/api/paymaster/budget", { headers: adminHeaders() });
     assert.equal(state.body.signer, signer);
     assert.equal(state.body.depositWei.length > 18, true, "funded at deployment (100 ETH locally)");

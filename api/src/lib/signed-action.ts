@@ -1,5 +1,6 @@
 // Server side of the signed-request scheme: a SIWE message bound to chain, domain, action, resource, a
-// single-use nonce and an expiry; EOA, ERC-1271 and ERC-6492 signers are all verified by viem.
+// single-use nonce and an expiry; EOA, ERC-1271 and ERC-6492 signers are all verified by viem, and a canonical
+// SimpleAccount (no ERC-1271) by its owner's signature.
 import { randomBytes } from "node:crypto";
 import { actionResource, CHAIN_ID } from "@agenthub/sdk/protocol";
 import type { Address, Hex } from "viem";
@@ -20,6 +21,22 @@ export async function issueNonce(deps: Deps): Promise<{ nonce: string; expiresAt
 }
 
 const invalid = (message: string) => new ApiError(401, "INVALID_SIGNATURE", message);
+
+/**
+ * A canonical SimpleAccount (ERC-4337 v0.8) has no ERC-1271: its owner's key signs for it, as it signs its
+ * UserOperations. Any other contract must answer ERC-1271 itself.
+ */
+async function signedByAccountOwner(
+  deps: Deps,
+  account: Address,
+  input: { message: string; signature: string },
+): Promise<boolean> {
+  const owner = await deps.accountCode?.simpleAccountOwner(account).catch(() => undefined);
+  if (!owner) return false;
+  return deps.chain
+    .verifyMessage({ address: owner, message: input.message, signature: input.signature as Hex })
+    .catch(() => false);
+}
 
 /**
  * Verifies `message`/`signature` authorise `action` on (`kind`, `id`) and consumes the nonce.
@@ -45,9 +62,10 @@ export async function verifySignedAction(
   const resource = actionResource(expected.action, expected.kind, expected.id);
   if (!fields.resources?.includes(resource)) throw invalid(`message does not authorise ${resource}`);
 
-  const valid = await deps.chain
-    .verifySiweMessage({ message: input.message, signature: input.signature as Hex, domain: publicUrl.host })
-    .catch(() => false);
+  const valid =
+    (await deps.chain
+      .verifySiweMessage({ message: input.message, signature: input.signature as Hex, domain: publicUrl.host })
+      .catch(() => false)) || (await signedByAccountOwner(deps, fields.address, input));
   if (!valid) throw invalid("signature does not match the message's address");
 
   const consumed = await deps.pool.query(

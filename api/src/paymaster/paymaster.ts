@@ -14,10 +14,10 @@ import { type Address, decodeFunctionData, type Hex, isAddressEqual, type Public
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { ChainViews, Db } from "../db/index.ts";
 import type { ApiEnv } from "../env.ts";
+import { AccountCode } from "../lib/account-code.ts";
 import { type ChainClock, chainClock } from "../lib/chain-time.ts";
 import type { ProtocolParamsReader } from "../lib/protocol.ts";
 import { findAgent, statusOf } from "../stores/agents.ts";
-import { AccountCodePolicy } from "./account-code.ts";
 import { type Budget, BudgetStore } from "./budget-store.ts";
 import { accountCalls, allowedCalls, classifyCalls, PolicyRefusal } from "./calls.ts";
 import {
@@ -82,6 +82,8 @@ interface PaymasterDeps {
   views: ChainViews;
   clock: ChainClock;
   params: ProtocolParamsReader;
+  /** Shared with signed-action checks (one read of the factory per process); made here when not given. */
+  accountCode?: AccountCode;
 }
 
 export class Paymaster {
@@ -92,7 +94,7 @@ export class Paymaster {
   private readonly metricsBudgets: BudgetStore;
   private readonly signer: PrivateKeyAccount;
   private readonly rules: ReturnType<typeof allowedCalls>;
-  private readonly accountCode: AccountCodePolicy;
+  private readonly accountCode: AccountCode;
   private readonly requests: Counter;
   private deposit: { at: number; value: Promise<bigint> } | undefined;
 
@@ -107,7 +109,7 @@ export class Paymaster {
     this.entryPoint = aa.entryPoint;
     this.signer = privateKeyToAccount(signerKey);
     this.rules = allowedCalls(deps.deployments);
-    this.accountCode = new AccountCodePolicy(deps.chain, aa);
+    this.accountCode = deps.accountCode ?? new AccountCode(deps.chain, aa);
     const { env } = deps;
     const defaults = {
       agentBudgetWei: env.PAYMASTER_AGENT_BUDGET_WEI,

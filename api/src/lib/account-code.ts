@@ -1,8 +1,9 @@
-// Which code a sponsored sender runs. The call policy (calls.ts) reads `execute` / `executeBatch` call data, which
-// only means something if the sender is one of the canonical accounts that execute exactly that: an EOA delegating
-// to Simple7702Account (EIP-7702), or a SimpleAccount proxy of the canonical SimpleAccountFactory whose ERC-1967
-// implementation is still the factory's. Anything else (a custom contract holding the agent's token, an EOA
-// delegating elsewhere, an upgraded SimpleAccount) could ignore the call data and burn the sponsored gas.
+// Which code an account runs: the canonical ERC-4337 accounts are an EOA delegating to Simple7702Account (EIP-7702)
+// and a SimpleAccount proxy of the canonical SimpleAccountFactory whose ERC-1967 implementation is still the
+// factory's. The paymaster sponsors only those (its call policy reads `execute` / `executeBatch` call data, which any
+// other code could ignore and burn the sponsored gas: a custom contract holding the agent's token, an EOA delegating
+// elsewhere, an upgraded SimpleAccount), and signed actions accept a SimpleAccount's owner signing for it (the
+// canonical SimpleAccount has no ERC-1271).
 import {
   type Address,
   getAddress,
@@ -13,13 +14,14 @@ import {
   parseAbi,
   zeroAddress,
 } from "viem";
-import { PolicyRefusal } from "./calls.ts";
-import { isEip7702Marker, type UserOperation } from "./user-operation.ts";
+import { PolicyRefusal } from "../paymaster/calls.ts";
+import { isEip7702Marker, type UserOperation } from "../paymaster/user-operation.ts";
 
 const DELEGATION_PREFIX = "0xef0100";
 /** ERC-1967: bytes32(uint256(keccak256("eip1967.proxy.implementation")) - 1). */
 export const ERC1967_IMPLEMENTATION_SLOT: Hex = "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
 const factoryAbi = parseAbi(["function accountImplementation() view returns (address)"]);
+const ownerAbi = parseAbi(["function owner() view returns (address)"]);
 
 /** `0xef0100 ++ delegate` as an EOA's code under EIP-7702, or undefined for any other code. */
 export function delegateOf(code: Hex | undefined): Address | undefined {
@@ -61,7 +63,7 @@ interface FactoryFacts {
   proxyCodeHash: Hex | undefined;
 }
 
-export class AccountCodePolicy {
+export class AccountCode {
   private factory: Promise<FactoryFacts> | undefined;
 
   constructor(
@@ -104,16 +106,32 @@ export class AccountCodePolicy {
     }
     if (isMarker) throw refuse("is not an EIP-7702 delegated EOA and the operation carries no authorization");
     if (!code || code === "0x") throw refuse("has no code and the operation neither deploys nor delegates it");
+    const problem = await this.simpleAccountProblem(op.sender, code);
+    if (problem) throw refuse(problem);
+    return zeroAddress;
+  }
+
+  /**
+   * The owner of `account` when it is a canonical SimpleAccount (the key its UserOperations are signed with), else
+   * undefined: what signs for it, since the canonical SimpleAccount has no ERC-1271.
+   */
+  async simpleAccountOwner(account: Address): Promise<Address | undefined> {
+    const code = await this.chain.getCode({ address: account });
+    if (!code || code === "0x" || (await this.simpleAccountProblem(account, code))) return undefined;
+    return this.chain.readContract({ address: account, abi: ownerAbi, functionName: "owner" });
+  }
+
+  /** Why `code` at `account` is not a canonical SimpleAccount proxy, or undefined when it is. */
+  private async simpleAccountProblem(account: Address, code: Hex): Promise<string | undefined> {
     const factory = await this.factoryFacts();
     if (!factory.proxyCodeHash || keccak256(code) !== factory.proxyCodeHash) {
-      throw refuse("runs code of its own (not a SimpleAccount proxy of the canonical factory)");
+      return "runs code of its own (not a SimpleAccount proxy of the canonical factory)";
     }
-    const slot = await this.chain.getStorageAt({ address: op.sender, slot: ERC1967_IMPLEMENTATION_SLOT });
+    const slot = await this.chain.getStorageAt({ address: account, slot: ERC1967_IMPLEMENTATION_SLOT });
     const implementation = slot ? getAddress(`0x${slot.slice(-40)}`) : zeroAddress;
-    if (!isAddressEqual(implementation, factory.implementation)) {
-      throw refuse(`is a SimpleAccount upgraded to ${implementation}`);
-    }
-    return zeroAddress;
+    if (!isAddressEqual(implementation, factory.implementation))
+      return `is a SimpleAccount upgraded to ${implementation}`;
+    return undefined;
   }
 
   private factoryFacts(): Promise<FactoryFacts> {
