@@ -8,7 +8,11 @@ import { machineLine, writeResults } from "./lib/results.ts";
 import { startBenchStack } from "./lib/stack.ts";
 
 const N = Number(process.argv[2] ?? 100);
-const bench = await startBenchStack("lag", { LOG_LEVEL: "warn", RATE_LIMIT_MULTIPLIER: "1000000" });
+const bench = await startBenchStack("lag", {
+  LOG_LEVEL: "warn",
+  RATE_LIMIT_MULTIPLIER: "1000000",
+  ...JSON.parse(process.env.BENCH_API_ENV ?? "{}"),
+});
 const { api, deployments, publicClient, chain } = await import("../test/support/stack.ts");
 const { stakedAgent, faucet, walletFromKey, approveUsdc } = await import("../test/support/agents.ts");
 const { StakeVaultAbi } = await import("@agenthub/common/generated/abis");

@@ -5,7 +5,7 @@
 // a fresh signed x-payment (spec EIP-712 Payment) per request. Writes bench/results/search.md.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { contractNames } from "@agenthub/common";
@@ -19,6 +19,7 @@ import { specPaymentStruct } from "../api/src/payments/spec-scheme.ts";
 import { repoRoot } from "../scripts/lib/chain.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
 import { freePort } from "../scripts/lib/stack.ts";
+import { writeResults } from "./lib/results.ts";
 
 const N = Number(process.argv[2] ?? process.env.BENCH_AGENTS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -450,9 +451,7 @@ try {
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${table(c)}`,
   ).join("\n\n");
-  const md = `# Paid search benchmark
-
-${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (shared_buffers ${SHARED_BUFFERS}, search table and
+  const md = `${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (shared_buffers ${SHARED_BUFFERS}, search table and
 indexes prewarmed: ${sizes.join(", ")}; synchronous commit) with the API's migrations, seeded by \`bench/seed-agents.sql\`; the API
 (\`bench/search-server.ts\`: \`createApp\` plus a static and a payment-only route on the same app) in 1 or 2 Node
 ${process.version} processes on the same database (autocannon connections split evenly); autocannon in the benchmark
@@ -489,9 +488,7 @@ ${plans
   .map((r) => `### ${r.s.name}\n\n\`\`\`\n${r.plan}\n\`\`\``)
   .join("\n\n")}
 `;
-  mkdirSync(join(repoRoot, "bench", "results"), { recursive: true });
-  writeFileSync(join(repoRoot, "bench", "results", "search.md"), md);
-  log("wrote bench/results/search.md");
+  log(`wrote ${writeResults("search", "Paid search benchmark", md)}`);
 } catch (error) {
   if (!(error instanceof SeedOnly)) throw error;
 } finally {

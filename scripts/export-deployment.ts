@@ -1,5 +1,5 @@
 // Writes deployments/<network>.json (what the indexer, relayer and API read) from an Ignition deployment folder
-// made by `hardhat ignition deploy` (see README, "Deploying to Base Sepolia").
+// made by `hardhat ignition deploy` (see docs/deploy.md).
 //   RPC_URL=https://sepolia.base.org pnpm run deployment:export -- --deployment-id base-sepolia --network baseSepolia
 import { join } from "node:path";
 import { parseArgs } from "node:util";

@@ -86,7 +86,7 @@ const startingStack = startStack({
   rpcUrl: env.RPC_URL,
   deploymentsFile: join(repoRoot, "deployments", "localhost.json"),
   signal: starting.signal,
-  // A live network (README, "Deploying to Base Sepolia"): its deployments file and relayer key; nothing is deployed.
+  // A live network (docs/deploy.md): its deployments file and relayer key; nothing is deployed.
   existingDeploymentsFile: process.env.RPC_URL ? process.env.DEPLOYMENTS_FILE : undefined,
   relayerKey: process.env.RPC_URL ? (process.env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined) : undefined,
 });

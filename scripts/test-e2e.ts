@@ -1,6 +1,6 @@
 // Starts one local stack, runs every end-to-end test file against it over real HTTP, then stops it.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestDns } from "../test/support/dns.ts";
@@ -10,11 +10,24 @@ import { startStack } from "./lib/stack.ts";
 // Hermetic: a developer's .env (say, a live RPC_URL) must not leak into the test stack's services.
 process.env.ENV_FILE = "";
 const dataDir = mkdtempSync(join(tmpdir(), "agenthub-e2e-"));
-const files = process.argv.slice(2).length
-  ? process.argv.slice(2)
-  : readdirSync(join(repoRoot, "test", "e2e"))
-      .filter((f) => f.endsWith(".test.ts"))
-      .map((f) => join("test", "e2e", f));
+const files = process.argv.slice(2).length ? process.argv.slice(2) : suiteOrder();
+
+/**
+ * The whole suite, one file at a time on one stack: first the files that leave chain time alone, then those that
+ * move it forward (evm_increaseTime), each alphabetically. Chain time never goes back, so a file that jumps days
+ * ahead runs after every file that reads the clock as it is, and the catch-up work a jump causes (expiry, daily
+ * recomputes) falls on time-travelling files only. test/README.md has the rules a file follows.
+ */
+function suiteOrder(): string[] {
+  const dir = join(repoRoot, "test", "e2e");
+  const all = readdirSync(dir)
+    .filter((f) => f.endsWith(".test.ts"))
+    .sort();
+  const movesTime = (f: string) =>
+    /increaseTime\(|evm_increaseTime|evm_setNextBlockTimestamp/.test(readFileSync(join(dir, f), "utf8"));
+  const travelling = all.filter(movesTime);
+  return [...all.filter((f) => !movesTime(f)), ...travelling].map((f) => join("test", "e2e", f));
+}
 
 const started = Date.now();
 // A real DNS server on loopback answers the domain-verification TXT lookups (tests write its records file).
@@ -66,11 +79,11 @@ writeFileSync(
 let status = 1;
 try {
   // Asynchronous, so this process keeps serving the test DNS server while the tests run.
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--test", "--test-concurrency=1", "--test-timeout=300000", ...files],
-    { cwd: repoRoot, stdio: "inherit", env: { ...process.env, AGENTHUB_STACK: stackFile } },
-  );
+  const child = spawn(process.execPath, ["--import", "tsx", join("scripts", "lib", "run-test-files.ts"), ...files], {
+    cwd: repoRoot,
+    stdio: "inherit",
+    env: { ...process.env, AGENTHUB_STACK: stackFile },
+  });
   status = await new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 } finally {
   await stack.stop();

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { httpMetrics } from "@agenthub/common/metrics";
 import { RelayerCallError } from "@agenthub/relayer/client";
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { orgKeyMiddleware } from "./auth/org-key.ts";
@@ -26,7 +27,7 @@ import { searchRoutes } from "./routes/intelligence/search.ts";
 import { moderationRoutes } from "./routes/moderation/index.ts";
 import { organizationRoutes } from "./routes/organizations/index.ts";
 import { paymasterRoutes } from "./routes/paymaster/index.ts";
-import { reportRoutes } from "./routes/reports/index.ts";
+import { agentReportRoutes, reportRoutes } from "./routes/reports/index.ts";
 import { reputationRoutes } from "./routes/reputation/index.ts";
 import { statsRoutes } from "./routes/reputation/stats.ts";
 import { runRoutes } from "./routes/runs/index.ts";
@@ -35,6 +36,7 @@ import { subscriptionRoutes } from "./routes/subscriptions/index.ts";
 import { configRoutes } from "./routes/system/config.ts";
 import { healthRoutes } from "./routes/system/health.ts";
 import { ipfsRoutes } from "./routes/system/ipfs.ts";
+import { timeRoutes } from "./routes/system/time.ts";
 import { verificationRoutes } from "./routes/verifications/index.ts";
 import { whiteLabelSite } from "./routes/white-label/index.ts";
 
@@ -96,36 +98,13 @@ export function createApp(deps: Deps) {
       : publicLimit(c, next),
   );
 
-  app.route("/", healthRoutes);
-  app.route("/", configRoutes);
-  app.route("/", authRoutes);
-  app.route("/", tokenRoutes);
-  app.route("/", agentRoutes);
-  app.route("/", stakeRoutes);
-  app.route("/", moderationRoutes);
-  app.route("/", runRoutes);
-  app.route("/", creditRoutes);
-  app.route("/", ipfsRoutes);
-  app.route("/", searchRoutes);
-  app.route("/", reputationRoutes);
-  app.route("/", statsRoutes);
-  app.route("/", marketRoutes);
-  app.route("/", verificationRoutes);
-  app.route("/", attestationRoutes);
-  app.route("/", organizationRoutes);
-  app.route("/", claimPageRoutes);
-  app.route("/", insuranceRoutes);
-  app.route("/", governanceRoutes);
-  app.route("/", reportRoutes);
-  app.route("/", subscriptionRoutes);
-  app.route("/", paymasterRoutes);
-  if (deps.env.LOCAL_CHAIN) app.route("/", devRoutes);
+  mountRoutes(app, { dev: deps.env.LOCAL_CHAIN });
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: { title: "AgentHub API", version: "1.0.0", description: "Identity, reputation and paid work for AI agents" },
   });
-  app.route("/", docsRoutes);
+  app.route("/docs", docsRoutes);
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route for ${c.req.method} ${c.req.path}`), 404));
 
@@ -171,4 +150,43 @@ export function createApp(deps: Deps) {
   });
 
   return app;
+}
+
+/** What mountRoutes needs of the app (a test records the mounts through it). */
+export interface RouteMount {
+  route(prefix: string, routes: OpenAPIHono<AppEnv> | Hono<AppEnv>): unknown;
+}
+
+/**
+ * The route map: each feature's router at its path prefix, paths inside are relative. The folder under routes/ is
+ * the operation's OpenAPI tag (test/e2e/route-map.test.ts checks the served document against this map). Order
+ * matters only where prefixes share a path: static segments (/register, /claim-info) before /{id}.
+ */
+export function mountRoutes(app: RouteMount, { dev }: { dev: boolean }): void {
+  app.route("/", healthRoutes); // /health, /ready, /metrics
+  app.route("/api/config", configRoutes);
+  app.route("/api/time", timeRoutes);
+  app.route("/api/auth", authRoutes); // /nonce
+  app.route("/api/auth", tokenRoutes); // /token
+  app.route("/api/agents", agentRoutes);
+  app.route("/api/agents", stakeRoutes); // /{id}/stake
+  app.route("/api/agents", agentReportRoutes); // /{id}/report, beside the signed reports
+  app.route("/api/agents", moderationRoutes); // /{id}/slash
+  app.route("/api/runs", runRoutes);
+  app.route("/api/credits", creditRoutes);
+  app.route("/ipfs", ipfsRoutes);
+  app.route("/api/intelligence", searchRoutes);
+  app.route("/api/reputation", reputationRoutes);
+  app.route("/api/stats", statsRoutes);
+  app.route("/api/intelligence", marketRoutes);
+  app.route("/api/verifications", verificationRoutes);
+  app.route("/api/attestations", attestationRoutes);
+  app.route("/api/organizations", organizationRoutes);
+  app.route("/claim", claimPageRoutes);
+  app.route("/api/insurance", insuranceRoutes);
+  app.route("/api/advanced/governance", governanceRoutes);
+  app.route("/api/reports", reportRoutes);
+  app.route("/api/subscriptions", subscriptionRoutes);
+  app.route("/api/paymaster", paymasterRoutes);
+  if (dev) app.route("/api/dev", devRoutes);
 }

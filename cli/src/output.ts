@@ -17,9 +17,9 @@ function cell(value: unknown): string {
 }
 
 /** A left-aligned table of rows, columns in the given order (default: the first row's keys). */
-export function table(rows: Row[], columns?: string[]): string {
+export function table<R extends object>(rows: R[], columns?: readonly (keyof R & string)[]): string {
   if (rows.length === 0) return "(none)";
-  const cols = columns ?? Object.keys(rows[0]!);
+  const cols = columns ?? (Object.keys(rows[0]!) as (keyof R & string)[]);
   const cells = rows.map((r) => cols.map((c) => cell(r[c])));
   const widths = cols.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((r) => r[i]!.length))));
   const line = (values: string[]) =>

@@ -17,9 +17,10 @@ export async function promptSecret(question: string): Promise<string> {
       throw new NoTerminalError(`${question.trim()} needs a terminal (or use the environment variable)`);
     }
   }
-  process.stderr.write(question);
   const tty = input as ReadStream;
+  // Raw mode (no echo) before the question: a key typed the moment the question shows must not be echoed.
   tty.setRawMode(true);
+  process.stderr.write(question);
   tty.resume();
   tty.setEncoding("utf8");
   return new Promise<string>((resolve, reject) => {

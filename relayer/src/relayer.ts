@@ -11,6 +11,7 @@ import {
   ContractFunctionRevertedError,
   createPublicClient,
   decodeErrorResult,
+  ExecutionRevertedError,
   type Hex,
   keccak256,
   type PrivateKeyAccount,
@@ -323,6 +324,7 @@ export class Relayer {
     };
   }
 
+  /** The simulation's failure: a revert decoded by error name where any contract's ABI knows it, else TX_FAILED. */
   private decodeRevert(error: unknown, abi: Abi): RelayError {
     if (error instanceof BaseError) {
       const revert = error.walk((e) => e instanceof ContractFunctionRevertedError);
@@ -346,8 +348,11 @@ export class Relayer {
           /* fall through */
         }
       }
-      return new RelayError("TX_REVERTED", error.shortMessage);
+      if (error.walk((e) => e instanceof ExecutionRevertedError))
+        return new RelayError("TX_REVERTED", error.shortMessage);
     }
-    return new RelayError("TX_REVERTED", String(error));
+    // Not a revert (the node could not be reached, timed out, refused the request): nothing was sent, and the same
+    // request may succeed later, so it is not reported as the call's own failure.
+    return new RelayError("TX_FAILED", `could not simulate the call: ${errorMessage(error)}`);
   }
 }

@@ -1,5 +1,6 @@
 import {
   consentNonceKey,
+  permitTypedData,
   type RunConsentAction,
   type RunTerms,
   runConsentTypedData,
@@ -259,4 +260,53 @@ export async function signFunding(
   });
   const signature = await poster.signTypedData({ account: poster.account, ...typed } as never);
   return { validBefore, signature };
+}
+
+/** A wallet that signs EIP-712 data (the test wallets of hardhat-viem). */
+export interface TypedDataSigner {
+  account: { address: Address };
+  signTypedData: (args: never) => Promise<Hex>;
+}
+
+/** An EIP-2612 permit as the `...WithPermit` functions take it: the signature and its v, r, s. */
+export interface SignedPermit {
+  deadline: bigint;
+  signature: Hex;
+  v: number;
+  r: Hex;
+  s: Hex;
+}
+
+/**
+ * `signer` signs an EIP-2612 permit of `token` letting `spender` pull `value` (the typed data the SDK builds, so
+ * contract tests, end-to-end tests and clients share one definition). The nonce is the owner's current one on the
+ * token unless given; the domain is the test USDC's ("USDC", "2", this chain) unless `domain` overrides a part
+ * (wrong-domain tests, tokens with another name); `owner` names an owner other than the signer (an ERC-1271 wallet
+ * the signer speaks for).
+ */
+export async function signPermit(
+  token: { address: Address; read: { nonces: (args: readonly [Address]) => Promise<bigint> } },
+  signer: TypedDataSigner,
+  permit: {
+    spender: Address;
+    value: bigint;
+    deadline: bigint;
+    nonce?: bigint;
+    owner?: Address;
+    domain?: { name?: string; version?: string; chainId?: number };
+  },
+): Promise<SignedPermit> {
+  const owner = permit.owner ?? signer.account.address;
+  const typed = permitTypedData({
+    token: { address: token.address, name: permit.domain?.name ?? "USDC", version: permit.domain?.version ?? "2" },
+    chainId: permit.domain?.chainId ?? CHAIN_ID,
+    owner,
+    spender: permit.spender,
+    value: permit.value,
+    nonce: permit.nonce ?? (await token.read.nonces([owner])),
+    deadline: permit.deadline,
+  });
+  const signature = await signer.signTypedData({ account: signer.account, ...typed } as never);
+  const { r, s, yParity } = parseSignature(signature);
+  return { deadline: permit.deadline, signature, v: 27 + yParity, r, s };
 }

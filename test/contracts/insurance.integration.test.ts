@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { network } from "hardhat";
-import { getAddress, type Hex, parseSignature } from "viem";
+import { getAddress } from "viem";
 import {
   bytes32,
-  CHAIN_ID,
   type Core,
   createFundedRun,
   DAY,
   deployCore,
   feeOf,
   mintAgent,
+  signPermit,
   stakeAgent,
   wait,
 } from "./fixtures.ts";
@@ -47,26 +47,10 @@ async function stakeCoverage(ctx: Ctx, agentId: bigint, owner: Core["wallets"]["
   const { usdc, pool, publicClient, wallets } = ctx;
   await wait(publicClient, usdc.write.mint([owner.account.address, amount], { account: owner.account }));
   const deadline = (await publicClient.getBlock()).timestamp + 3600n;
-  const nonce = await usdc.read.nonces([owner.account.address]);
-  const signature = await owner.signTypedData({
-    account: owner.account,
-    domain: { name: "USDC", version: "2", chainId: CHAIN_ID, verifyingContract: usdc.address },
-    types: {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
-    primaryType: "Permit",
-    message: { owner: owner.account.address, spender: pool.address, value: amount, nonce, deadline },
-  });
-  const { r, s, yParity } = parseSignature(signature);
+  const { v, r, s } = await signPermit(usdc, owner, { spender: pool.address, value: amount, deadline });
   await wait(
     publicClient,
-    pool.write.stakeWithPermit([agentId, owner.account.address, amount, deadline, 27 + yParity, r as Hex, s as Hex], {
+    pool.write.stakeWithPermit([agentId, owner.account.address, amount, deadline, v, r, s], {
       account: wallets.relayer.account,
     }),
   );

@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
 import { runCoverTypedData } from "@agenthub/sdk/protocol";
 import { network } from "hardhat";
-import { type Address, encodeFunctionData, getAddress, type Hex, parseSignature, parseUnits, zeroAddress } from "viem";
+import { type Address, encodeFunctionData, getAddress, parseUnits, zeroAddress } from "viem";
+import { prng, signPermit } from "./fixtures.ts";
 
 const { viem, networkHelpers } = await network.create();
 const { loadFixture, time } = networkHelpers;
 
 const usd = (n: number | string) => parseUnits(String(n), 6);
 const COOLDOWN = 14n * 24n * 60n * 60n;
+/** MockERC20's EIP-712 domain (its permit is OpenZeppelin's ERC20Permit). */
+const MOCK_USDC_DOMAIN = { name: "Mock USD Coin", version: "1" };
 
 async function deployPool() {
   const ws = await viem.getWalletClients();
@@ -77,27 +80,6 @@ async function assertInvariant(ctx: Ctx, agentIds: bigint[]) {
   for (const id of agentIds) sum += await ctx.pool.read.coverageOf([id]);
   assert.equal(balance, sum, "pool balance == sum of coverage");
   assert.equal(await ctx.pool.read.totalCoverage(), sum, "totalCoverage == sum of coverage");
-}
-
-async function signPermit(ctx: Ctx, owner: Ctx["agentOwner"], value: bigint, deadline: bigint) {
-  const nonce = await ctx.usdc.read.nonces([owner.account.address]);
-  const signature = await owner.signTypedData({
-    account: owner.account,
-    domain: { name: "Mock USD Coin", version: "1", chainId: 84532, verifyingContract: ctx.usdc.address },
-    types: {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
-    primaryType: "Permit",
-    message: { owner: owner.account.address, spender: ctx.pool.address, value, nonce, deadline },
-  });
-  const { r, s, yParity } = parseSignature(signature);
-  return { v: 27 + yParity, r: r as Hex, s: s as Hex };
 }
 
 describe("InsurancePool", () => {
@@ -185,7 +167,12 @@ describe("InsurancePool", () => {
       const { pool, usdc, relayer, agentOwner } = ctx;
       await usdc.write.approve([pool.address, 0n], { account: agentOwner.account });
       const deadline = BigInt(await time.latest()) + 3600n;
-      const { v, r, s } = await signPermit(ctx, agentOwner, usd(40), deadline);
+      const { v, r, s } = await signPermit(ctx.usdc, agentOwner, {
+        spender: ctx.pool.address,
+        value: usd(40),
+        deadline,
+        domain: MOCK_USDC_DOMAIN,
+      });
       await viem.assertions.emitWithArgs(
         pool.write.stakeWithPermit([1n, agentOwner.account.address, usd(40), deadline, v, r, s], {
           account: relayer.account,
@@ -204,7 +191,12 @@ describe("InsurancePool", () => {
       const { pool, usdc, relayer, agentOwner, other } = ctx;
       await usdc.write.approve([pool.address, 0n], { account: agentOwner.account });
       const deadline = BigInt(await time.latest()) + 3600n;
-      const { v, r, s } = await signPermit(ctx, agentOwner, usd(10), deadline);
+      const { v, r, s } = await signPermit(ctx.usdc, agentOwner, {
+        spender: ctx.pool.address,
+        value: usd(10),
+        deadline,
+        domain: MOCK_USDC_DOMAIN,
+      });
       // someone submits the permit directly first
       await usdc.write.permit([agentOwner.account.address, pool.address, usd(10), deadline, v, r, s], {
         account: other.account,
@@ -219,7 +211,12 @@ describe("InsurancePool", () => {
       const ctx = await loadFixture(deployPool);
       const { pool, agentOwner, other } = ctx;
       const deadline = BigInt(await time.latest()) + 3600n;
-      const { v, r, s } = await signPermit(ctx, agentOwner, usd(10), deadline);
+      const { v, r, s } = await signPermit(ctx.usdc, agentOwner, {
+        spender: ctx.pool.address,
+        value: usd(10),
+        deadline,
+        domain: MOCK_USDC_DOMAIN,
+      });
       await viem.assertions.revertWithCustomErrorWithArgs(
         pool.write.stakeWithPermit([2n, agentOwner.account.address, usd(10), deadline, v, r, s], {
           account: other.account,
@@ -240,7 +237,12 @@ describe("InsurancePool", () => {
       const { pool, usdc, relayer, agentOwner } = ctx;
       await usdc.write.approve([pool.address, 0n], { account: agentOwner.account });
       const deadline = BigInt(await time.latest()) + 3600n;
-      const { v, r, s } = await signPermit(ctx, agentOwner, usd(10), deadline);
+      const { v, r, s } = await signPermit(ctx.usdc, agentOwner, {
+        spender: ctx.pool.address,
+        value: usd(10),
+        deadline,
+        domain: MOCK_USDC_DOMAIN,
+      });
       await viem.assertions.revertWithCustomError(
         pool.write.stakeWithPermit([1n, agentOwner.account.address, usd(11), deadline, v, r, s], {
           account: relayer.account,
@@ -764,18 +766,6 @@ describe("InsurancePool", () => {
   });
 
   describe("invariant: pool balance == sum of coverage", () => {
-    /** mulberry32: small deterministic PRNG so failures are reproducible from the seed. */
-    function prng(seed: number) {
-      let a = seed >>> 0;
-      return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
-    }
-
     for (const seed of [1, 42, 20260501]) {
       it(`holds over a random sequence of stakes, withdrawals and claims (seed ${seed})`, async () => {
         const ctx = await loadFixture(deployPool);
@@ -786,7 +776,7 @@ describe("InsurancePool", () => {
         const agents = [1n, 2n, 3n, 4n];
         const ownerOf = (id: bigint) => (id % 2n === 1n ? agentOwner : other);
         const posters = [poster, posterB];
-        const rand = prng(seed);
+        const rand = prng(seed).next;
         const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
         const amount = () => usd((Math.floor(rand() * 20_000) + 1) / 100); // 0.01 .. 200 USDC
 

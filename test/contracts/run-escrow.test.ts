@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
-import { encodeFunctionData, getAddress, parseSignature, zeroAddress, zeroHash } from "viem";
+import { encodeFunctionData, getAddress, zeroAddress, zeroHash } from "viem";
 import {
   bytes32,
-  CHAIN_ID,
   createFundedRun,
   DAY,
   deployCore,
@@ -13,6 +12,7 @@ import {
   MIN_STAKE,
   mintAgent,
   signConsent,
+  signPermit,
   stakeAgent,
   wait,
 } from "./fixtures.ts";
@@ -186,24 +186,8 @@ describe("RunEscrow", () => {
       await usdc.write.mint([poster.account.address, 10n * REWARD]);
       const now = (await publicClient.getBlock()).timestamp;
       const sign = async (value: bigint) => {
-        const nonce = await usdc.read.nonces([poster.account.address]);
-        const sig = await poster.signTypedData({
-          account: poster.account,
-          domain: { name: "USDC", version: "2", chainId: CHAIN_ID, verifyingContract: usdc.address },
-          types: {
-            Permit: [
-              { name: "owner", type: "address" },
-              { name: "spender", type: "address" },
-              { name: "value", type: "uint256" },
-              { name: "nonce", type: "uint256" },
-              { name: "deadline", type: "uint256" },
-            ],
-          },
-          primaryType: "Permit",
-          message: { owner: poster.account.address, spender: escrow.address, value, nonce, deadline: now + 600n },
-        });
-        const { v, r, s } = parseSignature(sig);
-        return [now + 600n, Number(v), r, s] as const;
+        const { v, r, s } = await signPermit(usdc, poster, { spender: escrow.address, value, deadline: now + 600n });
+        return [now + 600n, v, r, s] as const;
       };
       let p = await sign(REWARD + FEE);
       // A permit names the amount, not the run: whoever else submits it is refused (the relayer included).

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
-import { type Address, encodeFunctionData, getAddress, parseSignature, zeroAddress } from "viem";
-import { CHAIN_ID, DAY, deployCore, MIN_STAKE, mintAgent, stakeAgent, wait } from "./fixtures.ts";
+import { encodeFunctionData, getAddress, zeroAddress } from "viem";
+import { DAY, deployCore, MIN_STAKE, mintAgent, signPermit, stakeAgent, wait } from "./fixtures.ts";
 
 const { viem, networkHelpers } = await network.create();
 const COOLDOWN = 14n * DAY;
@@ -13,33 +13,6 @@ async function fixture() {
   const owner = wallets.agentOwner;
   const agentId = await mintAgent(core, owner.account.address);
   return { ...core, owner, agentId };
-}
-
-async function signPermit(
-  core: Awaited<ReturnType<typeof fixture>>,
-  signer: Awaited<ReturnType<typeof fixture>>["owner"],
-  spender: Address,
-  value: bigint,
-  deadline: bigint,
-) {
-  const nonce = await core.usdc.read.nonces([signer.account.address]);
-  const sig = await signer.signTypedData({
-    account: signer.account,
-    domain: { name: "USDC", version: "2", chainId: CHAIN_ID, verifyingContract: core.usdc.address },
-    types: {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
-    primaryType: "Permit",
-    message: { owner: signer.account.address, spender, value, nonce, deadline },
-  });
-  const { r, s, v } = parseSignature(sig);
-  return { v: Number(v), r, s };
 }
 
 async function checkInvariant(core: Awaited<ReturnType<typeof fixture>>, agentIds: bigint[]) {
@@ -125,7 +98,7 @@ describe("StakeVault", () => {
       const { usdc, vault, owner, agentId, wallets } = core;
       await usdc.write.mint([owner.account.address, 100_000_000n]);
       const now = (await core.publicClient.getBlock()).timestamp;
-      let p = await signPermit(core, owner, vault.address, MIN_STAKE, now + 600n);
+      let p = await signPermit(core.usdc, owner, { spender: vault.address, value: MIN_STAKE, deadline: now + 600n });
       await viem.assertions.emitWithArgs(
         vault.write.depositWithPermit([agentId, owner.account.address, MIN_STAKE, now + 600n, p.v, p.r, p.s], {
           account: wallets.relayer.account,
@@ -137,7 +110,7 @@ describe("StakeVault", () => {
       assert.equal(await vault.read.stakeOf([agentId]), MIN_STAKE);
 
       // Someone front-runs the permit itself: the deposit still goes through on the allowance it created.
-      p = await signPermit(core, owner, vault.address, 7n, now + 600n);
+      p = await signPermit(core.usdc, owner, { spender: vault.address, value: 7n, deadline: now + 600n });
       await usdc.write.permit([owner.account.address, vault.address, 7n, now + 600n, p.v, p.r, p.s], {
         account: wallets.other.account,
       });
@@ -163,7 +136,7 @@ describe("StakeVault", () => {
       const attackerAgent = await mintAgent(core, wallets.other.account.address);
       await usdc.write.mint([owner.account.address, MIN_STAKE]);
       const now = (await core.publicClient.getBlock()).timestamp;
-      const p = await signPermit(core, owner, vault.address, MIN_STAKE, now + 600n);
+      const p = await signPermit(core.usdc, owner, { spender: vault.address, value: MIN_STAKE, deadline: now + 600n });
       await viem.assertions.revertWithCustomErrorWithArgs(
         vault.write.depositWithPermit([attackerAgent, owner.account.address, MIN_STAKE, now + 600n, p.v, p.r, p.s], {
           account: wallets.other.account,

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
-import { type Address, getAddress, type Hex, parseSignature } from "viem";
-import { CHAIN_ID, DAY, deployCore, feeOf, IPFS_URI, wait } from "./fixtures.ts";
+import { type Address, getAddress } from "viem";
+import { CHAIN_ID, DAY, deployCore, feeOf, IPFS_URI, signPermit, wait } from "./fixtures.ts";
 
 const { viem, networkHelpers } = await network.create();
 
@@ -64,7 +64,7 @@ async function termsOf(fx: Fx, over: Partial<Terms> = {}): Promise<Terms> {
 
 /** The subscriber's two signatures: the Subscribe terms (vault domain) and the USDC permit for `amount`. */
 async function consent(fx: Fx, terms: Terms, amount: bigint, signer = fx.subscriber) {
-  const { subs, usdc } = fx;
+  const { subs } = fx;
   const deadline = (await now(fx)) + 3600n;
   const nonce = await subs.read.nonces([terms.subscriber]);
   const signature = await signer.signTypedData({
@@ -94,24 +94,7 @@ async function consent(fx: Fx, terms: Terms, amount: bigint, signer = fx.subscri
 async function permitFor(fx: Fx, amount: bigint, signer = fx.subscriber) {
   const { subs, usdc } = fx;
   const deadline = (await now(fx)) + 3600n;
-  const nonce = await usdc.read.nonces([signer.account.address]);
-  const sig = await signer.signTypedData({
-    account: signer.account,
-    domain: { name: "USDC", version: "2", chainId: CHAIN_ID, verifyingContract: usdc.address },
-    types: {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
-    primaryType: "Permit",
-    message: { owner: signer.account.address, spender: subs.address, value: amount, nonce, deadline },
-  });
-  const { r, s, yParity } = parseSignature(sig);
-  return { deadline, v: 27 + (yParity ?? 0), r: r as Hex, s: s as Hex };
+  return signPermit(usdc, signer, { spender: subs.address, value: amount, deadline });
 }
 
 /** The relayer opens a subscription from the subscriber's signatures; returns its id. */

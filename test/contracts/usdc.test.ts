@@ -2,19 +2,17 @@ import assert from "node:assert/strict";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
 import { type Address, domainSeparator, type Hex, hashTypedData, parseSignature, zeroAddress } from "viem";
-import { bytes32, CHAIN_ID, deployCore, highSTwin, rawEcrecover, wait } from "./fixtures.ts";
+import {
+  bytes32,
+  CHAIN_ID,
+  deployCore,
+  highSTwin,
+  rawEcrecover,
+  signPermit as signUsdcPermit,
+  wait,
+} from "./fixtures.ts";
 
 const { viem, networkHelpers } = await network.create();
-
-const PERMIT_TYPES = {
-  Permit: [
-    { name: "owner", type: "address" },
-    { name: "spender", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
-  ],
-} as const;
 
 const AUTH_FIELDS = [
   { name: "from", type: "address" },
@@ -81,16 +79,16 @@ async function fixture() {
     value: bigint,
     deadline: bigint,
     opts: { chainId?: number; nonce?: bigint } = {},
-  ) => {
-    const nonce = opts.nonce ?? (await usdc.read.nonces([alice.account.address]));
-    return alice.signTypedData({
-      account: alice.account,
-      domain: domain(opts.chainId),
-      types: PERMIT_TYPES,
-      primaryType: "Permit",
-      message: { owner: alice.account.address, spender, value, nonce, deadline },
-    });
-  };
+  ) =>
+    (
+      await signUsdcPermit(usdc, alice, {
+        spender,
+        value,
+        deadline,
+        nonce: opts.nonce,
+        domain: { chainId: opts.chainId },
+      })
+    ).signature;
   return { ...core, alice, bob, relayer, now, domain, auth, signTransfer, signReceive, signCancel, signPermit };
 }
 
@@ -232,14 +230,13 @@ describe("TestUSDC", () => {
     });
 
     it("accepts ERC-1271 permits from smart accounts", async () => {
-      const { usdc, alice, bob, now, domain } = await fixture();
+      const { usdc, alice, bob, now } = await fixture();
       const wallet = await viem.deployContract("ERC1271WalletMock", [alice.account.address]);
-      const sig = await alice.signTypedData({
-        account: alice.account,
-        domain: domain(),
-        types: PERMIT_TYPES,
-        primaryType: "Permit",
-        message: { owner: wallet.address, spender: bob.account.address, value: 3n, nonce: 0n, deadline: now + 600n },
+      const { signature: sig } = await signUsdcPermit(usdc, alice, {
+        owner: wallet.address,
+        spender: bob.account.address,
+        value: 3n,
+        deadline: now + 600n,
       });
       await usdc.write.permit([wallet.address, bob.account.address, 3n, now + 600n, sig]);
       assert.equal(await usdc.read.allowance([wallet.address, bob.account.address]), 3n);

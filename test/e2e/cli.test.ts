@@ -1,9 +1,15 @@
 // The `agenthub` CLI end to end, spawned as a real process against the real stack with real signatures: an agent
 // onboarded (register, claim, permit stake, profile update), a whole run lifecycle with a revision, a cancelled
-// run, a paid search (x402 USDC and the spec's x-payment) and a governance proposal voted by signature, with
-// balances checked to the base unit, and the documented exit codes.
+// run, a rejected and a disputed run, a paid search (x402 USDC and the spec's x-payment), a paid attestation, a
+// governance proposal voted by signature, an organization with a webhook whose delivery the CLI verifies, its agents
+// as a human table, a subscription paused, resumed and cancelled, a key typed at a hidden prompt on a real
+// pseudo-terminal, and run steps answered pending (followed, never re-sent). Balances are checked to the base unit,
+// and the documented exit codes.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -11,10 +17,19 @@ import { AgentHubTokenAbi, RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/
 import { AgentHub, isAgentHubError, type Progress } from "@agenthub/sdk";
 import { type Address, type Hex, parseEther } from "viem";
 import { devAccounts } from "../../scripts/lib/chain.ts";
-import { faucet, stakedAgent, walletFromKey } from "../support/agents.ts";
-import { agenthub, ok } from "../support/cli.ts";
+import { claimAgent, faucet, registerAgent, stakedAgent, walletFromKey } from "../support/agents.ts";
+import { agenthub, cliBundle, ok } from "../support/cli.ts";
 import { freezeProcessOnPort, startExtraApi } from "../support/processes.ts";
-import { claim, escrowAddress, feesAccrued, newPoster, openRun, usdcBalance } from "../support/runs.ts";
+import {
+  claim,
+  escrowAddress,
+  escrowRun,
+  feesAccrued,
+  newPoster,
+  openRun,
+  step,
+  usdcBalance,
+} from "../support/runs.ts";
 import {
   api,
   chain,
@@ -339,6 +354,285 @@ describe("cli: governance", () => {
   });
 });
 
+/** Claims run `id` for `agent`, starts and submits it (over HTTP, as the agent's owner): ready for the poster. */
+async function claimedAndSubmitted(agent: Awaited<ReturnType<typeof stakedAgent>>, id: number) {
+  for (const res of [
+    await claim(agent.owner.key, agent.owner.address, id, agent.agentId),
+    await step(agent.owner.key, id, "start", "start-run"),
+    await step(agent.owner.key, id, "submit", "submit-run", { deliverable: { answer: "a + b" } }),
+  ]) {
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  }
+}
+
+describe("cli: run endings other than approval", () => {
+  it("rejects after the revisions (refund to the base unit) and disputes (nothing moves); refusals exit 3", async () => {
+    const poster = await newPoster(50_000_000n);
+    const agent = await stakedAgent();
+    const stranger = newWallet();
+    const asPoster = { key: poster.key };
+    const asAgent = { key: agent.owner.key };
+
+    // Reject: only once the one revision is used; then reward + fee go back to the poster.
+    const rejected = await openRun(poster, { reward: 4_000_000n, maxRevisions: 1 });
+    const rejectedId = String(rejected.bountyId);
+    const posterFunded = await usdcBalance(poster.address);
+    const escrowFunded = await usdcBalance(escrowAddress);
+    await claimedAndSubmitted(agent, rejected.bountyId);
+    const early = await agenthub(["runs", "reject", rejectedId, "--reason", "too early"], asPoster);
+    assert.equal(early.code, 3, early.stderr);
+    assert.equal(early.json.error.code, "REVISIONS_REMAINING");
+    assert.equal(
+      (await step(poster.key, rejected.bountyId, "request-revision", "request-revision", { feedback: "again" })).status,
+      200,
+    );
+    assert.equal(
+      (await step(agent.owner.key, rejected.bountyId, "submit", "submit-run", { deliverable: "v2" })).status,
+      200,
+    );
+    const done = await ok(["runs", "reject", rejectedId, "--reason", "still wrong"], asPoster);
+    assert.equal(done.run.state, "REJECTED");
+    assert.equal(done.run.failedAgentId, agent.agentId);
+    const refund = BigInt(rejected.reward) + BigInt(rejected.fee);
+    assert.equal(await usdcBalance(poster.address), posterFunded + refund);
+    assert.equal(await usdcBalance(escrowAddress), escrowFunded - refund);
+    // Terminal: the agent's dispute is refused.
+    const late = await agenthub(["runs", "dispute", rejectedId, "--reason", "unfair"], asAgent);
+    assert.equal(late.code, 3);
+    assert.equal(late.json.error.code, "INVALID_RUN_STATE");
+
+    // Dispute: only a party; the agent's dispute holds the money in escrow for the operator.
+    const disputed = await openRun(poster, { reward: 2_000_000n });
+    const disputedId = String(disputed.bountyId);
+    await claimedAndSubmitted(agent, disputed.bountyId);
+    const before = {
+      poster: await usdcBalance(poster.address),
+      owner: await usdcBalance(agent.owner.address),
+      escrow: await usdcBalance(escrowAddress),
+    };
+    const outsider = await agenthub(["runs", "dispute", disputedId, "--reason", "me too"], { key: stranger.key });
+    assert.equal(outsider.code, 3);
+    assert.equal(outsider.json.error.code, "NOT_RUN_PARTY");
+    const opened = await ok(["runs", "dispute", disputedId, "--reason", "poster went silent"], asAgent);
+    assert.equal(opened.run.state, "DISPUTED");
+    assert.deepEqual(
+      {
+        poster: await usdcBalance(poster.address),
+        owner: await usdcBalance(agent.owner.address),
+        escrow: await usdcBalance(escrowAddress),
+      },
+      before,
+    );
+    const held = await escrowRun(disputed.onchainRunId!);
+    assert.equal(held.reward + held.fee, BigInt(disputed.reward) + BigInt(disputed.fee));
+  });
+});
+
+describe("cli: attest (x402)", () => {
+  it("the attestor's owner pays USDC on chain; a refused second attestation costs nothing", async () => {
+    const attestor = await registerAgent();
+    const { owner } = await claimAgent(attestor.agentId, attestor.claimCode);
+    const subject = await registerAgent();
+    await claimAgent(subject.agentId, subject.claimCode);
+    await faucet(owner.address, 1_000_000n);
+    const { platformRecipient, prices } = (await api("GET", "/api/config")).body;
+    const price = BigInt(prices["/api/attestations/create"].usdc);
+    assert.equal(price, 5_000n);
+    const platform = await usdcBalance(platformRecipient);
+    const args = [
+      "attest",
+      "--attestor",
+      String(attestor.agentId),
+      "--subject",
+      String(subject.agentId),
+      "--category",
+      "reliability",
+      "--rating",
+      "5",
+      "--comment",
+      "delivered on time",
+    ];
+    const made = await ok(args, { key: owner.key });
+    assert.equal(made.payment.scheme, "x402");
+    assert.equal(made.payment.payer, owner.address);
+    assert.equal(made.payment.amount, "5000");
+    assert.equal((await publicClient.getTransactionReceipt({ hash: made.payment.txHash })).status, "success");
+    const stored = (await api("GET", `/api/attestations/agent/${subject.agentId}`)).body;
+    assert.ok(JSON.stringify(stored).includes('"delivered on time"'), JSON.stringify(stored));
+    assert.equal(await usdcBalance(owner.address), 1_000_000n - price);
+    assert.equal(await usdcBalance(platformRecipient), platform + price);
+
+    const again = await agenthub(args, { key: owner.key });
+    assert.equal(again.code, 3, again.stderr);
+    assert.equal(again.json.error.code, "ATTESTATION_EXISTS");
+    assert.equal(await usdcBalance(owner.address), 1_000_000n - price, "a refused attestation is not settled");
+    assert.equal(await usdcBalance(platformRecipient), platform + price);
+  });
+});
+
+describe("cli: organizations, webhooks and their agents", () => {
+  const received: { body: string; headers: Record<string, string | string[] | undefined> }[] = [];
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
+      res.writeHead(200).end("ok");
+    });
+  });
+  before(() => new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r)));
+  after(() => new Promise<void>((r) => receiver.close(() => r())));
+
+  it("creates an org, adds a webhook, registers and lists its agent (human table), verifies a delivery", async () => {
+    const uniq = Math.random().toString(36).slice(2, 10);
+    const org = await ok(
+      ["orgs", "create", "--name", `CLI ${uniq}`, "--subdomain", `cli-${uniq}`, "--email", `ops-${uniq}@example.com`],
+      { env: { AGENTHUB_ADMIN_TOKEN: stack.secrets.adminToken } },
+    );
+    assert.match(org.id, /^org_/);
+    const orgEnv = { AGENTHUB_API_KEY: org.apiKey, AGENTHUB_API_SECRET: org.apiSecret };
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const hook = await ok(["orgs", "webhooks", "add", org.id, "--url", url, "--events", "agent.registered"], {
+      env: orgEnv,
+    });
+    assert.match(hook.secret, /^whsec_/);
+    // Without the admin token or the org's credentials: refused.
+    const anonymous = await agenthub([
+      "orgs",
+      "create",
+      "--name",
+      "x",
+      "--subdomain",
+      `x-${uniq}`,
+      "--email",
+      "x@example.com",
+    ]);
+    assert.equal(anonymous.code, 3);
+    assert.equal(anonymous.json.error.code, "ADMIN_AUTH_REQUIRED");
+
+    const agent = await ok(["agents", "register", "--name", `Org agent ${uniq}`, "--capabilities", "coding,testing"], {
+      env: orgEnv,
+    });
+    // Human output: a table with a header row, one row per agent of the organization.
+    const listed = await agenthub(["agents", "list"], { env: orgEnv, human: true });
+    assert.equal(listed.code, 0, listed.stderr);
+    const [head, ...rows] = listed.stdout.trimEnd().split("\n");
+    assert.match(head!, /^ID\s+WALLET\s+CLAIMED\s+CAPABILITIES\s+REGISTERED$/);
+    assert.equal(rows.length, 1, "the organization's key lists its own agents only");
+    assert.match(
+      rows[0]!,
+      new RegExp(`^${agent.agentId}\\s+${agent.walletAddress}\\s+false\\s+coding,testing\\s+\\d{4}-\\d\\d-\\d\\d`, "i"),
+    );
+
+    const delivery = await waitUntil("the agent.registered delivery", async () =>
+      received.find((r) => JSON.parse(r.body).data?.agentId === agent.agentId),
+    );
+    const bodyFile = join(dir, "delivery.json");
+    const headersFile = join(dir, "delivery-headers.json");
+    writeFileSync(headersFile, JSON.stringify(delivery.headers));
+    writeFileSync(bodyFile, delivery.body);
+    const verify = [
+      "orgs",
+      "webhooks",
+      "verify",
+      "--secret",
+      hook.secret,
+      "--body",
+      bodyFile,
+      "--headers",
+      headersFile,
+    ];
+    const genuine = await ok(verify);
+    assert.equal(genuine.event, "agent.registered");
+    assert.equal(genuine.organization, org.id);
+    assert.equal(genuine.data.agentId, agent.agentId);
+    // The same headers over another body: forged, exit 3.
+    writeFileSync(bodyFile, delivery.body.replace(`Org agent ${uniq}`, "Evil agent"));
+    const forged = await agenthub(verify);
+    assert.equal(forged.code, 3, forged.stderr);
+    assert.equal(forged.json.error.code, "WEBHOOK_INVALID");
+  });
+});
+
+describe("cli: subscriptions", () => {
+  it("creates (prepaid by permit), pauses, resumes and cancels with the unspent balance refunded", async () => {
+    const subscriber = newWallet();
+    await faucet(subscriber.address, 10_000_000n);
+    const as = { key: subscriber.key };
+    const created = await ok(["subs", "create", "Post a market summary daily for 3 days", "--reward", "1"], as);
+    const sub = created.subscription;
+    const id = String(sub.id);
+    const perRun = 1_000_000n + (1_000_000n * (await currentFeeBps()) + 9_999n) / 10_000n;
+    const prepaid = perRun * 3n;
+    assert.equal(sub.status, "ACTIVE");
+    assert.equal(await usdcBalance(subscriber.address), 10_000_000n - prepaid);
+
+    const stranger = await agenthub(["subs", "pause", id], { key: newWallet().key });
+    assert.equal(stranger.code, 3);
+    assert.equal(stranger.json.error.code, "NOT_SUBSCRIPTION_POSTER");
+    assert.equal((await ok(["subs", "pause", id], as)).subscription.status, "PAUSED");
+    const twice = await agenthub(["subs", "pause", id], as);
+    assert.equal(twice.code, 3);
+    assert.equal(twice.json.error.code, "INVALID_SUBSCRIPTION_STATE");
+    assert.equal((await ok(["subs", "resume", id], as)).subscription.status, "ACTIVE");
+    const cancelled = await ok(["subs", "cancel", id], as);
+    assert.equal(cancelled.subscription.status, "CANCELLED");
+    // Whatever runs the scheduler created took one prepaid run each; the rest came back on chain.
+    const { runs } = (await api("GET", `/api/subscriptions/${id}/runs?limit=100`)).body;
+    assert.equal(BigInt(cancelled.refunded), prepaid - perRun * BigInt(runs.length));
+    assert.equal(cancelled.subscription.balanceRemaining, "0");
+    assert.equal(await usdcBalance(subscriber.address), 10_000_000n - prepaid + BigInt(cancelled.refunded));
+  });
+});
+
+describe("cli: --prompt-key on a terminal", () => {
+  /** Runs `command` on a pseudo-terminal (util-linux `script`), typing `input` once `prompt` shows; the terminal's output. */
+  function onTerminal(command: string[], prompt: string, input: string) {
+    const quoted = command.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+    const child = spawn("script", ["-q", "-e", "-c", quoted, "/dev/null"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", TERM: "dumb" },
+    });
+    let out = "";
+    let typed = false;
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (!typed && out.includes(prompt)) {
+        typed = true;
+        child.stdin.write(`${input}\r`);
+      }
+    });
+    child.stderr.on("data", (d) => (out += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    return new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code, out });
+      });
+    });
+  }
+
+  it("reads the key without echoing it (a terminal echoes a plain line read)", async () => {
+    const key = `0x${"5a".repeat(32)}` as Hex;
+    const address = walletFromKey(key).account.address;
+    const hidden = await onTerminal(
+      [process.execPath, await cliBundle(), "--api", stack.apiUrl, "keys", "address", "--prompt-key"],
+      "Private key (hidden): ",
+      key,
+    );
+    assert.equal(hidden.code, 0, hidden.out);
+    assert.match(hidden.out, new RegExp(address));
+    assert.ok(!hidden.out.toLowerCase().includes("5a5a5a5a"), `the key was echoed: ${hidden.out}`);
+    // Control: the same terminal echoes what a program reads without hiding it, so the check above can fail.
+    const echoed = await onTerminal(
+      [process.execPath, "-e", 'process.stdout.write("Say: "); process.stdin.once("data", () => process.exit(0))'],
+      "Say: ",
+      key,
+    );
+    assert.ok(echoed.out.includes(key), echoed.out);
+  });
+});
+
 describe("cli and sdk: a run step answered pending is followed, never sent again", () => {
   let fast: Awaited<ReturnType<typeof startExtraApi>>;
   before(async () => {
@@ -348,19 +642,17 @@ describe("cli and sdk: a run step answered pending is followed, never sent again
   });
   after(() => fast.stop());
 
-  /** Runs `body` with the indexer frozen; it resumes after `resumeAfterMs` (or when body ends). */
-  async function withIndexerFrozen<T>(body: () => Promise<T>, resumeAfterMs?: number): Promise<T> {
+  /** Runs `body` with the indexer frozen until body calls `resume` or ends. */
+  async function withIndexerFrozen<T>(body: (resume: () => void) => Promise<T>): Promise<T> {
     const resume = await freezeProcessOnPort(stack.indexerUrl);
     let resumed = false;
     const resumeOnce = () => {
       if (!resumed) resume();
       resumed = true;
     };
-    const timer = resumeAfterMs === undefined ? undefined : setTimeout(resumeOnce, resumeAfterMs);
     try {
-      return await body();
+      return await body(resumeOnce);
     } finally {
-      clearTimeout(timer);
       resumeOnce();
     }
   }
@@ -404,11 +696,14 @@ describe("cli and sdk: a run step answered pending is followed, never sent again
     assert.match(retries.at(-1)!.message, /giving up/);
     await waitUntil("the submission indexed", async () => (await stateOf(runId)) === "SUBMITTED");
 
-    // 3. CLI default --wait: the indexer resumes 3 s into the approval; the CLI follows and answers it (exit 0).
+    // 3. CLI default --wait: the indexer resumes once the CLI reports it is following; it answers (exit 0).
     const owner = await usdcBalance(agent.owner.address);
-    const followed = await withIndexerFrozen(
-      () => agenthub(["runs", "approve", String(runId)], { key: poster.key, apiUrl: fast.url }),
-      3_000,
+    const followed = await withIndexerFrozen((resume) =>
+      agenthub(["runs", "approve", String(runId)], {
+        key: poster.key,
+        apiUrl: fast.url,
+        onStderr: (text) => /looking again/.test(text) && resume(),
+      }),
     );
     assert.equal(followed.code, 0, followed.stderr);
     assert.equal(followed.json.run.state, "APPROVED");

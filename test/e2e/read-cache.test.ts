@@ -4,23 +4,15 @@
 // cache's time bound (READ_CACHE_TTL_MS, 2 s) is far longer than the waits below, so passing proves the notifications.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { StakeVaultAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
-import { faucet, registerAgent, stakedAgent, walletFromKey } from "../support/agents.ts";
+import { depositDirect, faucet, registerAgent, stakedAgent } from "../support/agents.ts";
 import { createDraft, newPoster } from "../support/runs.ts";
-import { api, db, deployments } from "../support/stack.ts";
+import { api, db, waitUntil } from "../support/stack.ts";
 
 after(() => db.end());
 
-/** Polls `probe` every 10 ms for at most `ms` (well under the cache's 2 s bound). */
-async function within<T>(what: string, ms: number, probe: () => Promise<T | false>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Waits at most `ms` (well under the cache's 2 s bound) for `probe`, probing every 10 ms. */
+const within = <T>(what: string, ms: number, probe: () => Promise<T | false>): Promise<T> =>
+  waitUntil(what, probe, ms, 10);
 
 describe("read cache", () => {
   it("an agent page shows a stake deposited straight on chain as soon as the indexer has it", async () => {
@@ -32,26 +24,7 @@ describe("read cache", () => {
 
     const unit = 1_000_000n;
     await faucet(agent.walletAddress, unit, 10n ** 16n);
-    const { account, wallet } = walletFromKey(agent.agentKey);
-    const approve = await wallet.writeContract({
-      address: deployments.usdc.address,
-      abi: TestUSDCAbi,
-      functionName: "approve",
-      args: [deployments.contracts.StakeVault.address, unit],
-      account,
-      chain: wallet.chain,
-    });
-    const { publicClient } = await import("../support/stack.ts");
-    await publicClient.waitForTransactionReceipt({ hash: approve });
-    const deposit = await wallet.writeContract({
-      address: deployments.contracts.StakeVault.address,
-      abi: StakeVaultAbi,
-      functionName: "deposit",
-      args: [BigInt(agent.agentId), unit],
-      account,
-      chain: wallet.chain,
-    });
-    await publicClient.waitForTransactionReceipt({ hash: deposit });
+    await depositDirect(agent.agentKey, agent.agentId, unit);
     // Most likely answered (and cached) before the indexer has the block: what must not outlive it.
     await api("GET", `/api/agents/${agent.agentId}`);
     // The indexer's own table first: from then on the API must not answer from before the block.

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, describe, it } from "node:test";
 import { loadApiEnv } from "@agenthub/api/env";
+import { QUEUES } from "@agenthub/api/lib/queues";
 import { startApi } from "@agenthub/api/server";
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import { type Hex, keccak256, parseEventLogs, toHex } from "viem";
@@ -13,8 +14,10 @@ import {
   api,
   chain,
   db,
+  dbNow,
   deployments,
   increaseTime,
+  jobRanSince,
   newWallet,
   publicClient,
   stack,
@@ -22,6 +25,9 @@ import {
 } from "../support/stack.ts";
 
 type Mode = "up" | "error" | "hang" | "slow";
+
+/** The queues pg-boss schedules on a fixed interval (one job per time slot, whichever process takes it). */
+const PERIODIC_QUEUES = [QUEUES.uptimePass, QUEUES.reputationDaily, QUEUES.verificationExpiry, QUEUES.reputationPoll];
 
 /** A webhook target whose behaviour the test switches; records each request it receives. */
 async function webhookServer() {
@@ -418,7 +424,10 @@ describe("reputation: triggers", () => {
   it("two API processes share the queue: one job per slot, never two runs of a job at once", async () => {
     const second = await startApi(loadApiEnv({ ...process.env, ...stack.env, PORT: "0", LOG_LEVEL: "silent" }), 0);
     try {
-      await new Promise((r) => setTimeout(r, 6_000));
+      // Both processes now compete for every slot: wait until each periodic queue has run a job since then (the
+      // slowest, reputation-update, every 5 s in tests), instead of sleeping through a guessed number of slots.
+      const since = await dbNow();
+      for (const queue of PERIODIC_QUEUES) await jobRanSince(queue, since);
     } finally {
       await second.close();
     }
@@ -431,8 +440,8 @@ describe("reputation: triggers", () => {
       `select a.name from pgboss.job a join pgboss.job b
           on a.name = b.name and a.id < b.id
          and a.started_on < coalesce(b.completed_on, now()) and b.started_on < coalesce(a.completed_on, now())
-       where a.name in ('uptime-check', 'reputation-update', 'verification-expiry', 'reputation-poll')
-         and a.started_on is not null and b.started_on is not null`,
+       where a.name = any($1) and a.started_on is not null and b.started_on is not null`,
+      [PERIODIC_QUEUES],
     );
     assert.deepEqual(overlapping.rows, [], "periodic jobs never overlap");
     const ran = await db.query(

@@ -7,6 +7,7 @@ import { claimAgent, depositDirect, faucet, registerAgent, stakedAgent } from ".
 import { setTxtRecord } from "../support/dns.ts";
 import {
   api,
+  apiClockCaughtUp,
   db,
   dbNow,
   deployments,
@@ -17,10 +18,10 @@ import {
 } from "../support/stack.ts";
 
 const DAY = 86_400;
-/** Moves chain time, then outlasts the API's 500 ms chain-clock cache. */
+/** Moves chain time, then waits for the API's chain clock to see it. */
 async function increaseTime(seconds: number) {
   await moveChainTime(seconds);
-  await new Promise((r) => setTimeout(r, 600));
+  await apiClockCaughtUp();
 }
 const days = (iso: string, from: string) => (Date.parse(iso) - Date.parse(from)) / (DAY * 1000);
 const domainName = () => `agent-${Math.random().toString(36).slice(2, 10)}.example`;

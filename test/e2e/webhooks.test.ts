@@ -50,7 +50,7 @@ class Receiver {
   }
 }
 
-/** What a receiver does (README example): HMAC-SHA256 of the raw body, hex, constant-time compare. */
+/** What a receiver does (the example in docs/curl.md): HMAC-SHA256 of the raw body, hex, constant-time compare. */
 function validSignature(secret: string, raw: string, header: string | string[] | undefined): boolean {
   if (typeof header !== "string" || !header.startsWith("sha256=")) return false;
   const expected = Buffer.from(createHmac("sha256", secret).update(raw).digest("hex"), "hex");

@@ -10,7 +10,8 @@ import { freshIp, stack } from "./stack.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 let bundled: Promise<string> | undefined;
-const cliBundle = () => {
+/** The path of the CLI bundle (built on first use). */
+export const cliBundle = () => {
   if (!bundled) {
     const dir = mkdtempSync(join(tmpdir(), "agenthub-cli-bundle-"));
     process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +29,17 @@ export interface CliResult {
 
 export async function agenthub(
   args: string[],
-  opts: { key?: Hex; env?: Record<string, string>; ip?: string; timeoutMs?: number; apiUrl?: string } = {},
+  opts: {
+    key?: Hex;
+    env?: Record<string, string>;
+    ip?: string;
+    timeoutMs?: number;
+    apiUrl?: string;
+    /** Human output (tables) instead of --json. */
+    human?: boolean;
+    /** Sees stderr (progress) as it comes. */
+    onStderr?: (text: string) => void;
+  } = {},
 ): Promise<CliResult> {
   const child = spawn(
     process.execPath,
@@ -38,7 +49,7 @@ export async function agenthub(
       opts.apiUrl ?? stack.apiUrl,
       "--rpc",
       stack.rpcUrl,
-      "--json",
+      ...(opts.human ? [] : ["--json"]),
       // Each invocation is its own client (the stack trusts one proxy hop), so rate limits do not leak across tests.
       "--header",
       `x-forwarded-for:${opts.ip ?? freshIp()}`,
@@ -58,7 +69,10 @@ export async function agenthub(
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
+  child.stderr.on("data", (d) => {
+    stderr += d;
+    opts.onStderr?.(String(d));
+  });
   const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 120_000);
   const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? -1)));
   clearTimeout(timer);

@@ -66,16 +66,18 @@ export function newWallet() {
   return { key: key as Hex, account, address: account.address, wallet };
 }
 
+/** Probes every `intervalMs` until `probe` answers something truthy; fails after `timeoutMs`. */
 export async function waitUntil<T>(
   what: string,
   probe: () => Promise<T | undefined | null | false>,
   timeoutMs = 20_000,
+  intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await probe();
     if (value) return value;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out waiting for ${what}`);
 }
@@ -119,4 +121,17 @@ export async function rpc(method: string, params: unknown[] = []): Promise<unkno
 export async function increaseTime(seconds: number): Promise<void> {
   await rpc("evm_increaseTime", [seconds]);
   await rpc("evm_mine");
+}
+
+/**
+ * Waits until the API's chain clock (GET /api/time; cached for up to half a second) has reached the latest block,
+ * so a time rule checked next sees the time just moved to.
+ */
+export async function apiClockCaughtUp(): Promise<void> {
+  const { timestamp } = await publicClient.getBlock({ blockTag: "latest" });
+  await waitUntil(
+    `the API's chain clock to reach ${timestamp}`,
+    async () => (await api<{ unixSeconds: number }>("GET", "/api/time")).body.unixSeconds >= Number(timestamp),
+    5_000,
+  );
 }

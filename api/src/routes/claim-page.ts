@@ -90,7 +90,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-export const claimPageRoutes = new Hono<AppEnv>().get("/claim/:claimCode", (c) => {
+export const claimPageRoutes = new Hono<AppEnv>().get("/:claimCode", (c) => {
   c.header("cache-control", "no-store");
   c.header("content-security-policy", CSP);
   c.header("x-content-type-options", "nosniff");

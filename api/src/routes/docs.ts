@@ -50,12 +50,12 @@ const CSP =
   "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 export const docsRoutes = new Hono<AppEnv>()
-  .get("/docs", (c) => {
+  .get("/", (c) => {
     c.header("content-security-policy", CSP);
     c.header("cache-control", "no-cache");
     return c.html(page);
   })
-  .get(`${assetBase}/:file`, (c) => {
+  .get(`/assets/${version}/:file`, (c) => {
     const file = c.req.param("file");
     const asset = Object.hasOwn(assets, file) ? assets[file] : undefined;
     if (!asset) return c.notFound();

@@ -1,5 +1,5 @@
-// The read cache of the agent, reputation and list pages: answers kept per process until anything behind them
-// changes (docs/decisions.md, "Read cache"). API tables announce changes by NOTIFY (migration 195); the indexer's
+// The read cache of the agent, reputation, run and list pages: answers kept per process until anything behind them
+// changes (docs/decisions.md, "Read cache"). API tables announce changes by NOTIFY (migrations 195, 196, 198); the indexer's
 // tables by Ponder's notification at each committed block, and by the indexer progress poller seeing a new block
 // (a write that waited for its block then never reads an answer from before it). Requests made with an
 // organization key bypass it: their connections see only what row-level security lets them see.

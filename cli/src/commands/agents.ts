@@ -109,8 +109,14 @@ export function agentsCommand(): Command {
           page: positiveInt(flags.page, "page"),
           limit: positiveInt(flags.limit, "limit"),
         });
-        const rows = (res as { agents: Record<string, unknown>[] }).agents;
-        ctx.out.result(res, () => table(rows, ["id", "name", "status", "stakedAmount", "walletAddress"]));
+        const rows = res.agents.map((a) => ({
+          id: a.tokenId,
+          wallet: a.walletAddress,
+          claimed: a.claimed,
+          capabilities: a.capabilities.join(","),
+          registered: a.createdAt,
+        }));
+        ctx.out.result(res, () => table(rows));
       }),
     );
 

@@ -8,7 +8,7 @@ import { UsageError } from "../exit-codes.ts";
 import { details, table } from "../output.ts";
 import { durationSeconds, formatUsdc, positiveInt, usdc } from "../units.ts";
 
-const RUN_COLUMNS = ["bountyId", "state", "title", "reward", "deadline", "claimedBy", "posterAddress"];
+const RUN_COLUMNS = ["bountyId", "state", "title", "reward", "deadline", "claimedBy", "posterAddress"] as const;
 
 function runSummary(answer: { run: Record<string, unknown>; txHash?: string }) {
   return (

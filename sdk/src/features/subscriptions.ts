@@ -6,7 +6,7 @@ import type { Core } from "../core.ts";
 import { subscribeTypedData } from "../protocol/subscription.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { Query } from "../types.ts";
-import { signUsdcPermit } from "./shared.ts";
+import { contractAddress, signUsdcPermit } from "./shared.ts";
 
 export class Subscriptions {
   constructor(private readonly core: Core) {}
@@ -86,8 +86,8 @@ export class Subscriptions {
 
   /** Adds `amount` to the vault balance by a USDC permit (no ETH needed). */
   async topUp(id: number, input: { amount: bigint }, signer: SignerLike) {
-    const { vault } = await this.preview("daily for 2 days x", "10000");
-    const permit = await signUsdcPermit(this.core, signer, vault as Address, input.amount);
+    const vault = await contractAddress(this.core, "SubscriptionVault");
+    const permit = await signUsdcPermit(this.core, signer, vault, input.amount);
     const signed = await this.core.signAction(signer, "subscription-topup", "subscription", id);
     return this.core.call(
       this.core.api.POST("/api/subscriptions/{id}/topup", {

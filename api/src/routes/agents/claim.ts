@@ -31,7 +31,7 @@ const claimInfo = z.object({
 
 const infoRoute = createRoute({
   method: "get",
-  path: "/api/agents/claim-info/{claimCode}",
+  path: "/claim-info/{claimCode}",
   tags: ["agents"],
   request: { params: z.object({ claimCode: z.string().min(1).max(200) }) },
   responses: { 200: json(claimInfo, "Claim info"), ...errorResponses(400, 404) },
@@ -39,7 +39,7 @@ const infoRoute = createRoute({
 
 const claimRoute = createRoute({
   method: "post",
-  path: "/api/agents/{id}/claim",
+  path: "/{id}/claim",
   tags: ["agents"],
   summary: "Returns the agent wallet's private key exactly once and moves the identity token to userAddress",
   request: {

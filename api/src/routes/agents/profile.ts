@@ -17,7 +17,7 @@ import { toDetail } from "./views.ts";
 
 const route = createRoute({
   method: "patch",
-  path: "/api/agents/{id}",
+  path: "/{id}",
   tags: ["agents"],
   summary: "Update the profile; signed (EIP-4361) by the identity token's owner",
   request: { params: agentIdParam, body: jsonBody(updateBody) },

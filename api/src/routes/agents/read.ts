@@ -10,7 +10,7 @@ import { toDetail, toListItem } from "./views.ts";
 
 const listRoute = createRoute({
   method: "get",
-  path: "/api/agents",
+  path: "/",
   tags: ["agents"],
   request: {
     query: z.object(pageQuery()),
@@ -20,7 +20,7 @@ const listRoute = createRoute({
 
 const detailRoute = createRoute({
   method: "get",
-  path: "/api/agents/{id}",
+  path: "/{id}",
   tags: ["agents"],
   request: { params: agentIdParam },
   responses: { 200: json(agentDetail, "Agent"), ...errorResponses(404) },
@@ -28,7 +28,7 @@ const detailRoute = createRoute({
 
 const cardRoute = createRoute({
   method: "get",
-  path: "/api/agents/{id}/agent-card.json",
+  path: "/{id}/agent-card.json",
   tags: ["agents"],
   summary: "A2A agent card",
   request: { params: agentIdParam },

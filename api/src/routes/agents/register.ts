@@ -24,7 +24,7 @@ export const registerResponse = z.object({
 
 const route = createRoute({
   method: "post",
-  path: "/api/agents/register",
+  path: "/register",
   tags: ["agents"],
   summary: "Gasless registration: generates a wallet, mints the identity token, returns a one-time claim code",
   description:

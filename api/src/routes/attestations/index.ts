@@ -18,6 +18,7 @@ import {
 } from "../../stores/attestations.ts";
 import { createAttestation } from "../../use-cases/attestations/create-attestation.ts";
 
+/** The full path: the payment is bound to it (payments/prices.ts). */
 const CREATE_PATH = "/api/attestations/create";
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const agentId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -50,7 +51,7 @@ const docs = paidRouteDocs(CREATE_PATH);
 
 const createRouteDef = createRoute({
   method: "post",
-  path: CREATE_PATH,
+  path: "/create",
   tags: ["attestations"],
   summary: "Attest another agent ($0.005: x-payment, or x402 USDC), paid by the attestor's wallet or owner",
   description:
@@ -69,7 +70,7 @@ const createRouteDef = createRoute({
 
 const listRoute = createRoute({
   method: "get",
-  path: "/api/attestations/agent/{agentId}",
+  path: "/agent/{agentId}",
   tags: ["attestations"],
   summary: "Attestations an agent received (with the attestor) and gave",
   request: { params: z.object({ agentId: id.openapi({ param: { name: "agentId", in: "path" }, example: 1 }) }) },
@@ -94,7 +95,7 @@ const categoryStats = z.object({
 });
 const statsRoute = createRoute({
   method: "get",
-  path: "/api/attestations/agent/{agentId}/stats",
+  path: "/agent/{agentId}/stats",
   tags: ["attestations"],
   summary: "Counts and averages of the attestations an agent received, overall and per category",
   request: { params: z.object({ agentId: id.openapi({ param: { name: "agentId", in: "path" }, example: 1 }) }) },
@@ -122,7 +123,7 @@ const statsRoute = createRoute({
 
 const getRoute = createRoute({
   method: "get",
-  path: "/api/attestations/{id}",
+  path: "/{id}",
   tags: ["attestations"],
   request: { params: z.object({ id: id.openapi({ param: { name: "id", in: "path" }, example: 1 }) }) },
   responses: {

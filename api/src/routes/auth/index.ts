@@ -4,7 +4,7 @@ import { issueNonce } from "../../lib/signed-action.ts";
 
 const route = createRoute({
   method: "get",
-  path: "/api/auth/nonce",
+  path: "/nonce",
   tags: ["auth"],
   summary: "A single-use nonce for a signed (EIP-4361) request; valid 10 minutes",
   responses: {

@@ -29,7 +29,7 @@ export const tokenResult = z
 
 const tokenRoute = createRoute({
   method: "post",
-  path: "/api/auth/token",
+  path: "/token",
   tags: ["auth"],
   summary:
     "Sign in (EIP-4361 signed action governance-access:account:<address>) for a governance access token bound to " +
@@ -40,7 +40,7 @@ const tokenRoute = createRoute({
 
 const revokeRoute = createRoute({
   method: "delete",
-  path: "/api/auth/token",
+  path: "/token",
   tags: ["auth"],
   summary: "Revoke the bearer access token of this request",
   responses: { 204: { description: "Revoked" }, ...errorResponses(401) },

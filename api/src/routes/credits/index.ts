@@ -40,7 +40,7 @@ const creditsView = z
 
 const getRoute = createRoute({
   method: "get",
-  path: "/api/credits/{address}",
+  path: "/{address}",
   tags: ["credits"],
   summary: "What failed payments credited to an account (RunEscrow and StakeVault), in USDC base units",
   request: { params: z.object({ address: address.openapi({ param: { name: "address", in: "path" } }) }) },
@@ -49,7 +49,7 @@ const getRoute = createRoute({
 
 const withdrawRoute = createRoute({
   method: "post",
-  path: "/api/credits/withdraw",
+  path: "/withdraw",
   tags: ["credits"],
   summary:
     "The credited account withdraws its credits (signed: withdraw-credit:account:<address>); the relayer sends withdrawCredit, paid to the account only",

@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { isAddress } from "viem";
 import { router } from "../../lib/openapi.ts";
-import { isolationProbeRoutes } from "../organizations/isolation-probe.ts";
+import { isolationProbeRoutes } from "./org-scope.ts";
 
 const uint = z.string().regex(/^\d+$/, "unsigned integer in base units");
 
 const faucet = createRoute({
   method: "post",
-  path: "/api/dev/faucet",
+  path: "/faucet",
   tags: ["dev"],
   summary: "Local chains only: mint test USDC and send ETH to an address",
   request: {

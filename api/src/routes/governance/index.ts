@@ -30,13 +30,12 @@ import {
   votingPower as votingPowerSchema,
 } from "./schemas.ts";
 
-const BASE = "/api/advanced/governance";
 const TAG = ["governance"];
 const bearerNote = " Needs Authorization: Bearer <ACCESS_TOKEN> (POST /api/auth/token).";
 
 const listRoute = createRoute({
   method: "get",
-  path: `${BASE}/proposals`,
+  path: "/proposals",
   tags: TAG,
   summary: "Proposals, newest first; status filters by the Governor's state (lowercase state name)",
   request: { query: listQuery },
@@ -45,7 +44,7 @@ const listRoute = createRoute({
 
 const getRoute = createRoute({
   method: "get",
-  path: `${BASE}/proposals/{proposalId}`,
+  path: "/proposals/{proposalId}",
   tags: TAG,
   summary: "One proposal; status, tallies and eta read from the Governor",
   request: { params: proposalIdParam },
@@ -54,7 +53,7 @@ const getRoute = createRoute({
 
 const proposeRoute = createRoute({
   method: "post",
-  path: `${BASE}/proposals`,
+  path: "/proposals",
   tags: TAG,
   summary:
     "Without txHash: check a proposal (threshold, duplicates) and answer the propose() transaction to send from the " +
@@ -70,7 +69,7 @@ const proposeRoute = createRoute({
 
 const cancelRoute = createRoute({
   method: "post",
-  path: `${BASE}/proposals/{proposalId}/cancel`,
+  path: "/proposals/{proposalId}/cancel",
   tags: TAG,
   summary:
     "The proposer cancels a pending proposal. Without txHash: check that the bearer is the proposer and the proposal " +
@@ -85,7 +84,7 @@ const cancelRoute = createRoute({
 
 const voteRoute = createRoute({
   method: "post",
-  path: `${BASE}/proposals/{proposalId}/vote`,
+  path: "/proposals/{proposalId}/vote",
   tags: TAG,
   summary: `Gasless vote: the relayer submits the voter's EIP-712 ballot (castVoteBySig).${bearerNote}`,
   request: { params: proposalIdParam, body: jsonBody(voteBody) },
@@ -94,7 +93,7 @@ const voteRoute = createRoute({
 
 const powerRoute = createRoute({
   method: "get",
-  path: `${BASE}/voting-power/{address}`,
+  path: "/voting-power/{address}",
   tags: TAG,
   summary: "Token balance, current votes, delegation and ballot nonce of an address",
   request: { params: addressParam },
@@ -103,7 +102,7 @@ const powerRoute = createRoute({
 
 const treasuryRoute = createRoute({
   method: "get",
-  path: `${BASE}/treasury`,
+  path: "/treasury",
   tags: TAG,
   summary: "Balances of the timelock (the treasury): USDC, the governance token and ETH, in base units",
   responses: { 200: json(treasuryResult, "Treasury") },

@@ -69,7 +69,7 @@ const REVERTS: RevertCodes = {
 
 const stakeRoute = createRoute({
   method: "post",
-  path: "/api/insurance/stake",
+  path: "/stake",
   tags: TAG,
   summary:
     "Stake USDC as coverage for an agent: gasless (signature + deadline: EIP-2612 permit for spender = InsurancePool, " +
@@ -80,7 +80,7 @@ const stakeRoute = createRoute({
 
 const withdrawRoute = createRoute({
   method: "post",
-  path: "/api/insurance/withdraw",
+  path: "/withdraw",
   tags: TAG,
   summary:
     "Withdraw coverage in two phases: request (starts the 14-day cooldown; signed action insurance-withdraw-request) " +
@@ -91,7 +91,7 @@ const withdrawRoute = createRoute({
 
 const coverageRoute = createRoute({
   method: "get",
-  path: "/api/insurance/coverage/{agentTokenId}",
+  path: "/coverage/{agentTokenId}",
   tags: TAG,
   summary: "Whether the agent's coverage not pending withdrawal is at least requiredAmount (InsurancePool.hasCoverage)",
   request: { params: agentTokenIdParam, query: coverageQuery },
@@ -100,7 +100,7 @@ const coverageRoute = createRoute({
 
 const stakeStatusRoute = createRoute({
   method: "get",
-  path: "/api/insurance/stake/{agentTokenId}",
+  path: "/stake/{agentTokenId}",
   tags: TAG,
   summary: "The agent's coverage, pending withdrawal and cooldown (read from the contract)",
   request: { params: agentTokenIdParam },
@@ -109,7 +109,7 @@ const stakeStatusRoute = createRoute({
 
 const agentStakesRoute = createRoute({
   method: "get",
-  path: "/api/insurance/agent/{agentId}/stakes",
+  path: "/agent/{agentId}/stakes",
   tags: TAG,
   summary: "The agent's coverage and its stake deposits, newest first",
   request: { params: agentIdParam, query: pageQuery },
@@ -118,7 +118,7 @@ const agentStakesRoute = createRoute({
 
 const claimsRoute = createRoute({
   method: "get",
-  path: "/api/insurance/bounty/{bountyId}/claims",
+  path: "/bounty/{bountyId}/claims",
   tags: TAG,
   summary: "Insurance claims paid for a run (bountyId of the runs API)",
   request: { params: bountyIdParam },
@@ -127,7 +127,7 @@ const claimsRoute = createRoute({
 
 const claimRoute = createRoute({
   method: "post",
-  path: "/api/insurance/bounty/{bountyId}/claims",
+  path: "/bounty/{bountyId}/claims",
   tags: TAG,
   summary:
     "The run's poster claims against the failed agent's coverage (signed action insurance-claim:run:<bountyId>). " +

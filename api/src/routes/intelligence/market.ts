@@ -8,7 +8,7 @@ const entry = z.object({ name: z.string(), count: z.number() });
 
 const marketRoute = createRoute({
   method: "get",
-  path: "/api/intelligence/market",
+  path: "/market",
   tags: ["intelligence"],
   summary: "Market overview (free; with an organization key: the organization's agents)",
   responses: {

@@ -4,6 +4,7 @@ import { router } from "../../lib/openapi.ts";
 import { json, jsonBody } from "../../lib/schemas.ts";
 import { paidRouteDocs, requirePayment } from "../../payments/index.ts";
 
+/** The full path: the payment is bound to it (payments/prices.ts). */
 export const SEARCH_PATH = "/api/intelligence/search";
 export const MAX_LIMIT = 100;
 
@@ -67,7 +68,7 @@ const docs = paidRouteDocs(SEARCH_PATH);
 
 const searchRoute = createRoute({
   method: "post",
-  path: SEARCH_PATH,
+  path: "/search",
   tags: ["intelligence"],
   summary: "Paid agent search ($0.001: x-payment, or x402 USDC)",
   description:

@@ -19,7 +19,7 @@ const tags = ["organizations"];
 
 const registerOrgAgentRoute = createRoute({
   method: "post",
-  path: "/api/organizations/{id}/agents",
+  path: "/{id}/agents",
   tags,
   summary: "Register an agent under the organization (x-api-key + x-api-secret, or admin token)",
   request: { params: orgIdParam, body: jsonBody(registerBody) },
@@ -31,7 +31,7 @@ const registerOrgAgentRoute = createRoute({
 
 const searchRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}/agents/search",
+  path: "/{id}/agents/search",
   tags,
   summary:
     "The organization's agents and those of organizations sharing reputation with it, filtered by capabilities (all of, comma separated) and domain",

@@ -18,7 +18,7 @@ const domainOut = z.object({
 
 const domainRoute = createRoute({
   method: "post",
-  path: "/api/organizations/{id}/domain",
+  path: "/{id}/domain",
   tags,
   summary: "Configure a custom domain: publish the CNAME and the TXT record, then call domain/verify",
   request: { params: orgIdParam, body: jsonBody(z.object({ domain: domainName }).strict()) },
@@ -27,7 +27,7 @@ const domainRoute = createRoute({
 
 const verifyDomainRoute = createRoute({
   method: "post",
-  path: "/api/organizations/{id}/domain/verify",
+  path: "/{id}/domain/verify",
   tags,
   summary: "Look up the TXT record; the domain becomes active when it holds the token",
   request: { params: orgIdParam },

@@ -11,8 +11,8 @@ import { sharingRoutes } from "./sharing.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
 const gated = router();
-gated.use("/api/organizations", orgRoleGate);
-gated.use("/api/organizations/*", orgRoleGate);
+gated.use("/", orgRoleGate);
+gated.use("/*", orgRoleGate);
 
 export const organizationRoutes = gated
   .route("/", organizationCoreRoutes)

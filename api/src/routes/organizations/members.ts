@@ -20,7 +20,7 @@ const memberIdParam = orgIdParam.extend({
 
 const addMemberRoute = createRoute({
   method: "post",
-  path: "/api/organizations/{id}/members",
+  path: "/{id}/members",
   tags,
   request: { params: orgIdParam, body: jsonBody(z.object({ email: z.email().max(254), role: memberRole }).strict()) },
   summary:
@@ -33,7 +33,7 @@ const addMemberRoute = createRoute({
 
 const listMembersRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}/members",
+  path: "/{id}/members",
   tags,
   request: { params: orgIdParam },
   responses: {
@@ -44,7 +44,7 @@ const listMembersRoute = createRoute({
 
 const removeMemberRoute = createRoute({
   method: "delete",
-  path: "/api/organizations/{id}/members/{memberId}",
+  path: "/{id}/members/{memberId}",
   tags,
   request: { params: memberIdParam },
   responses: {
@@ -55,7 +55,7 @@ const removeMemberRoute = createRoute({
 
 const memberKeyRoute = createRoute({
   method: "post",
-  path: "/api/organizations/{id}/members/{memberId}/key",
+  path: "/{id}/members/{memberId}/key",
   tags,
   summary: "Issue a new API key for a member (shown once); the member's earlier keys stop working at once",
   request: { params: memberIdParam },
@@ -67,7 +67,7 @@ const memberKeyRoute = createRoute({
 
 const changeRoleRoute = createRoute({
   method: "patch",
-  path: "/api/organizations/{id}/members/{memberId}",
+  path: "/{id}/members/{memberId}",
   tags,
   summary:
     "Give a member another role (admin, developer or viewer); the member's key acts with it from the next request. The last admin cannot be demoted",

@@ -24,7 +24,7 @@ const tags = ["organizations"];
 
 const createRoute_ = createRoute({
   method: "post",
-  path: "/api/organizations",
+  path: "/",
   tags,
   summary:
     "Create an organization (admin token). Variant A: subdomain, adminEmail, branding, isolation. Variant B: domain, config.branding",
@@ -38,7 +38,7 @@ const createRoute_ = createRoute({
 
 const getRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}",
+  path: "/{id}",
   tags,
   summary: "Organization (admin token or the organization's API key)",
   request: { params: orgIdParam },
@@ -47,7 +47,7 @@ const getRoute = createRoute({
 
 const brandingRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}/branding",
+  path: "/{id}/branding",
   tags,
   summary: "Public branding of an organization (for white-label front ends)",
   request: { params: orgIdParam },
@@ -70,7 +70,7 @@ const brandingRoute = createRoute({
 
 const patchRoute = createRoute({
   method: "patch",
-  path: "/api/organizations/{id}",
+  path: "/{id}",
   tags,
   summary: "Update name, branding (merged) or admin email; plan with the admin token only",
   request: { params: orgIdParam, body: jsonBody(patchBody) },
@@ -79,7 +79,7 @@ const patchRoute = createRoute({
 
 const rotateRoute = createRoute({
   method: "post",
-  path: "/api/organizations/{id}/rotate-key",
+  path: "/{id}/rotate-key",
   tags,
   summary:
     "New live key (default), test key or secret; the values it replaces keep working for 7 days, or stop now with revokePrevious",
@@ -121,7 +121,7 @@ const rotateRoute = createRoute({
 
 const statsRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}/stats",
+  path: "/{id}/stats",
   tags,
   request: { params: orgIdParam },
   responses: { 200: json(statsView, "Statistics"), ...errorResponses(401, 403, 404) },

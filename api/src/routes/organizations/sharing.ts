@@ -12,7 +12,7 @@ const tags = ["organizations"];
 
 const getSharingRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}/reputation-sharing",
+  path: "/{id}/reputation-sharing",
   tags,
   request: { params: orgIdParam },
   responses: { 200: json(sharingView, "Settings"), ...errorResponses(401, 403, 404) },
@@ -20,7 +20,7 @@ const getSharingRoute = createRoute({
 
 const patchSharingRoute = createRoute({
   method: "patch",
-  path: "/api/organizations/{id}/reputation-sharing",
+  path: "/{id}/reputation-sharing",
   tags,
   request: { params: orgIdParam, body: jsonBody(sharingPatch) },
   responses: { 200: json(sharingView, "Settings"), ...errorResponses(400, 401, 403, 404) },

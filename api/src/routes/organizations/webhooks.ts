@@ -20,7 +20,7 @@ const webhookParam = orgIdParam.extend({
 
 const createRoute_ = createRoute({
   method: "post",
-  path: "/api/organizations/{id}/webhooks",
+  path: "/{id}/webhooks",
   tags,
   summary: "Register a webhook (the secret is generated when not given, and returned only now)",
   request: { params: orgIdParam, body: jsonBody(webhookBody) },
@@ -32,7 +32,7 @@ const createRoute_ = createRoute({
 
 const listRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}/webhooks",
+  path: "/{id}/webhooks",
   tags,
   request: { params: orgIdParam },
   responses: { 200: json(z.object({ webhooks: z.array(webhookView) }), "Webhooks"), ...errorResponses(401, 403, 404) },
@@ -40,7 +40,7 @@ const listRoute = createRoute({
 
 const deleteRoute = createRoute({
   method: "delete",
-  path: "/api/organizations/{id}/webhooks/{webhookId}",
+  path: "/{id}/webhooks/{webhookId}",
   tags,
   request: { params: webhookParam },
   responses: {
@@ -51,7 +51,7 @@ const deleteRoute = createRoute({
 
 const deliveriesRoute = createRoute({
   method: "get",
-  path: "/api/organizations/{id}/webhooks/{webhookId}/deliveries",
+  path: "/{id}/webhooks/{webhookId}/deliveries",
   tags,
   summary: "Delivery log of a webhook, newest first",
   request: {

@@ -48,7 +48,7 @@ const rpcResponse = z
 
 const rpc = createRoute({
   method: "post",
-  path: "/api/paymaster",
+  path: "/",
   tags: ["paymaster"],
   summary: "ERC-7677 paymaster web service: sponsors agents' UserOperations (EntryPoint v0.8) within the policy",
   description:
@@ -125,7 +125,7 @@ const budgetAnswer = budgetSchema
 
 const getBudget = createRoute({
   method: "get",
-  path: "/api/paymaster/budget",
+  path: "/budget",
   tags: ["paymaster"],
   summary: "Sponsorship budgets, this period's spending and the deposit (admin)",
   middleware: [requireAdmin] as const,
@@ -134,7 +134,7 @@ const getBudget = createRoute({
 
 const putBudget = createRoute({
   method: "put",
-  path: "/api/paymaster/budget",
+  path: "/budget",
   tags: ["paymaster"],
   summary: "Set the per-agent and global sponsorship budgets per period (admin)",
   middleware: [requireAdmin] as const,

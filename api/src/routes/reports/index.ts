@@ -29,13 +29,15 @@ import {
   signedQuery,
 } from "./schemas.ts";
 
+export { agentReportRoutes } from "./agent-report.ts";
+
 /** Per client IP (middleware); the per-reporter limit is applied after the signature (use-cases/reports). */
 export const REPORT_IP_LIMITS: Limit[] = [{ windowSec: 3600, max: 20 }];
 const MINE_LIMIT = 100;
 
 const createRoute_ = createRoute({
   method: "post",
-  path: "/api/reports/create",
+  path: "/create",
   tags: ["reports"],
   summary: `Report an agent (SIWE-signed by the reporter: report:agent:<subjectAgentId>). Categories: ${REPORT_CATEGORIES.join(", ")}`,
   request: { body: jsonBody(createReportBody) },
@@ -47,7 +49,7 @@ const createRoute_ = createRoute({
 
 const mineRoute = createRoute({
   method: "get",
-  path: "/api/reports/mine",
+  path: "/mine",
   tags: ["reports"],
   summary: `The signer's own reports, newest first (at most ${MINE_LIMIT}); SIWE-signed list-reports:reporter:<address>`,
   request: { query: signedQuery },
@@ -56,7 +58,7 @@ const mineRoute = createRoute({
 
 const countRoute = createRoute({
   method: "get",
-  path: "/api/reports/agent/{agentId}/count",
+  path: "/agent/{agentId}/count",
   tags: ["reports"],
   summary: "How many reports an agent has, and its risk status",
   request: { params: agentIdParam },
@@ -65,7 +67,7 @@ const countRoute = createRoute({
 
 const statusRoute = createRoute({
   method: "get",
-  path: "/api/reports/agent/{agentId}/status",
+  path: "/agent/{agentId}/status",
   tags: ["reports"],
   summary: "An agent's risk status (ACTIVE, UNDER_REVIEW, RESTRICTED, FROZEN, BANNED) and riskScore 0..100",
   request: { params: agentIdParam },
@@ -74,7 +76,7 @@ const statusRoute = createRoute({
 
 const resolveRoute = createRoute({
   method: "patch",
-  path: "/api/reports/{reportId}",
+  path: "/{reportId}",
   tags: ["reports"],
   summary: "Admin: confirm or dismiss a PENDING report (feeds the agent's risk score)",
   security: [{ adminToken: [] }],

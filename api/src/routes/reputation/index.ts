@@ -48,7 +48,7 @@ const reputationSchema = z
 
 const detailRoute = createRoute({
   method: "get",
-  path: "/api/reputation/{id}",
+  path: "/{id}",
   tags: ["reputation"],
   summary: "An agent's reputation with the breakdown of each component",
   request: { params: idParam },
@@ -57,7 +57,7 @@ const detailRoute = createRoute({
 
 const historyRoute = createRoute({
   method: "get",
-  path: "/api/reputation/{id}/history",
+  path: "/{id}/history",
   tags: ["reputation"],
   summary: "Snapshots taken whenever a recalculation changed the score, newest first",
   request: {
@@ -89,7 +89,7 @@ const historyRoute = createRoute({
 
 const leaderboardRoute = createRoute({
   method: "get",
-  path: "/api/reputation",
+  path: "/",
   tags: ["reputation"],
   summary: "Leaderboard (with an organization key: the organization's agents)",
   request: {

@@ -6,7 +6,7 @@ import { platformStats } from "../../stores/stats.ts";
 
 const statsRoute = createRoute({
   method: "get",
-  path: "/api/stats",
+  path: "/",
   tags: ["reputation"],
   summary: "Platform statistics (with an organization key: the organization's agents and runs)",
   responses: {

@@ -27,7 +27,7 @@ import { toRunDetail } from "./views.ts";
 const signedRoute = <T extends z.ZodTypeAny>(path: string, summary: string, body: T) =>
   createRoute({
     method: "post",
-    path: `/api/runs/{id}/${path}`,
+    path: `/{id}/${path}`,
     tags: ["runs"],
     summary,
     request: { params: runIdParam, body: jsonBody(body) },
@@ -36,7 +36,7 @@ const signedRoute = <T extends z.ZodTypeAny>(path: string, summary: string, body
 
 const claimRoute = createRoute({
   method: "post",
-  path: "/api/runs/{id}/claim",
+  path: "/{id}/claim",
   tags: ["runs"],
   summary: "Claim an OPEN run for an agent (signed by the agent's owner or wallet: claim-run:run:<id>)",
   request: { params: runIdParam, body: jsonBody(claimBody) },
@@ -93,7 +93,7 @@ const timeoutRoute = signedRoute(
 );
 const resolveRoute = createRoute({
   method: "post",
-  path: "/api/runs/{id}/resolve",
+  path: "/{id}/resolve",
   tags: ["runs"],
   summary:
     "Admin resolves a dispute: for the agent -> APPROVED and paid; for the poster -> the agent's stake is slashed to the poster and the run is OPEN again",

@@ -48,7 +48,7 @@ const consentView = z
 
 const consentRoute = createRoute({
   method: "get",
-  path: "/api/runs/{id}/consent",
+  path: "/{id}/consent",
   tags: ["runs"],
   summary:
     "What to sign for a relayed step: the EIP-712 RunConsent (domain, types, message with the signer's next nonce and a deadline an hour of chain time away)",

@@ -8,7 +8,7 @@ import { toRunDetail } from "./views.ts";
 
 const coverRoute = createRoute({
   method: "post",
-  path: "/api/runs/{id}/cover",
+  path: "/{id}/cover",
   tags: ["runs"],
   summary:
     "The poster sets the run's cover (agreed damages insurance pays after a timeout or a lost dispute) in the InsurancePool: funded, OPEN and never claimed, once; the draft's requiredCoverage when it declares one (signed action set-run-cover:run:<id> plus the EIP-712 RunCover)",

@@ -10,7 +10,7 @@ import { toRunDetail } from "./views.ts";
 
 const createRunRoute = createRoute({
   method: "post",
-  path: "/api/runs",
+  path: "/",
   tags: ["runs"],
   summary: "Create a DRAFT run; the request JSON is stored under its CID (signed by the poster: create-run:run:new)",
   request: { body: jsonBody(createBody) },
@@ -19,7 +19,7 @@ const createRunRoute = createRoute({
 
 const fundRoute = createRoute({
   method: "post",
-  path: "/api/runs/{id}/fund",
+  path: "/{id}/fund",
   tags: ["runs"],
   summary:
     "Fund a DRAFT: the relayer submits createRunWithAuthorization with the poster's EIP-3009 authorization of reward + fee bound to the run's terms, or a direct createRun txHash is verified -> OPEN",

@@ -9,7 +9,7 @@ import { toRunDetail, toRunEvents, toRunListItem } from "./views.ts";
 
 const listRoute = createRoute({
   method: "get",
-  path: "/api/runs",
+  path: "/",
   tags: ["runs"],
   summary: "Runs, newest first (with an organization key: the organization's runs)",
   request: {
@@ -28,7 +28,7 @@ const listRoute = createRoute({
 
 const detailRoute = createRoute({
   method: "get",
-  path: "/api/runs/{id}",
+  path: "/{id}",
   tags: ["runs"],
   request: { params: runIdParam },
   responses: { 200: json(runDetail, "Run"), ...errorResponses(404) },
@@ -36,7 +36,7 @@ const detailRoute = createRoute({
 
 const eligibilityRoute = createRoute({
   method: "get",
-  path: "/api/runs/{id}/claim-eligibility",
+  path: "/{id}/claim-eligibility",
   tags: ["runs"],
   summary: "Whether an agent may claim the run now, with every reason it may not",
   request: {
@@ -48,7 +48,7 @@ const eligibilityRoute = createRoute({
 
 const eventsRoute = createRoute({
   method: "get",
-  path: "/api/runs/{id}/events",
+  path: "/{id}/events",
   tags: ["runs"],
   summary: "The run's history from indexed escrow events (plus its creation as a draft)",
   request: { params: runIdParam },

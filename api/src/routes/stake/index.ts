@@ -35,7 +35,7 @@ const stakeResult = z.object({
 
 const recordRoute = createRoute({
   method: "post",
-  path: "/api/agents/{id}/stake",
+  path: "/{id}/stake",
   tags: ["stake"],
   summary: "Record a confirmed StakeVault deposit (each transaction counts once)",
   request: { params: agentIdParam, body: jsonBody(z.object({ amount: baseUnits, txHash, walletAddress: address })) },
@@ -44,7 +44,7 @@ const recordRoute = createRoute({
 
 const gaslessRoute = createRoute({
   method: "post",
-  path: "/api/agents/{id}/stake/permit",
+  path: "/{id}/stake/permit",
   tags: ["stake"],
   summary: "Gasless stake: the relayer submits StakeVault.depositWithPermit with the wallet's EIP-2612 permit",
   request: {
@@ -63,7 +63,7 @@ const gaslessRoute = createRoute({
 
 const statusRoute = createRoute({
   method: "get",
-  path: "/api/agents/{id}/stake",
+  path: "/{id}/stake",
   tags: ["stake"],
   request: { params: agentIdParam },
   responses: { 200: json(stakeStatus, "Stake status"), ...errorResponses(404) },

@@ -25,7 +25,7 @@ const tags = ["subscriptions"];
 
 const previewRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions/parse-cadence",
+  path: "/parse-cadence",
   tags,
   summary: "Preview the cadence, schedule and prepaid cost of instructions (nothing is created)",
   request: { query: previewQuery },
@@ -34,7 +34,7 @@ const previewRoute = createRoute({
 
 const listRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions",
+  path: "/",
   tags,
   summary: "List subscriptions, newest first (with an organization key: those posted by its agents' wallets or owners)",
   request: { query: listQuery },
@@ -43,7 +43,7 @@ const listRoute = createRoute({
 
 const getRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions/{id}",
+  path: "/{id}",
   tags,
   summary: "A subscription (its runs: GET /api/subscriptions/{id}/runs)",
   request: { params: idParam },
@@ -52,7 +52,7 @@ const getRoute = createRoute({
 
 const runsRoute = createRoute({
   method: "get",
-  path: "/api/subscriptions/{id}/runs",
+  path: "/{id}/runs",
   tags,
   summary: "The runs a subscription created, oldest first (bountyId: use the runs API)",
   request: { params: idParam, query: runsQuery },

@@ -17,7 +17,7 @@ const tags = ["subscriptions"];
 
 const createSubRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions",
+  path: "/",
   tags,
   summary:
     "Create a subscription: the relayer opens it in the SubscriptionVault from the poster's EIP-712 consent to the terms (preview's terms) and a USDC permit of `amount` (at least costs.totalPerRun; costs.total pays every run) (signed: subscription-create:subscription:new)",
@@ -27,7 +27,7 @@ const createSubRoute = createRoute({
 
 const topupRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions/{id}/topup",
+  path: "/{id}/topup",
   tags,
   summary:
     "Add `amount` to the vault balance by the poster's USDC permit; an EXHAUSTED subscription that can pay a run is ACTIVE again, its next run due now (signed: subscription-topup)",
@@ -37,7 +37,7 @@ const topupRoute = createRoute({
 
 const pauseRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions/{id}/pause",
+  path: "/{id}/pause",
   tags,
   summary: "ACTIVE or EXHAUSTED -> PAUSED on chain: the vault creates no runs (signed: subscription-pause)",
   request: { params: idParam, body: jsonBody(signedBody) },
@@ -46,7 +46,7 @@ const pauseRoute = createRoute({
 
 const resumeRoute = createRoute({
   method: "post",
-  path: "/api/subscriptions/{id}/resume",
+  path: "/{id}/resume",
   tags,
   summary:
     "PAUSED -> ACTIVE (EXHAUSTED if the balance cannot pay a run); the next run is due at max(scheduled, now) (signed: subscription-resume)",
@@ -56,7 +56,7 @@ const resumeRoute = createRoute({
 
 const cancelRoute = createRoute({
   method: "delete",
-  path: "/api/subscriptions/{id}",
+  path: "/{id}",
   tags,
   summary:
     "ACTIVE, PAUSED or EXHAUSTED -> CANCELLED; the vault refunds the unspent balance to the poster on chain (signed: subscription-cancel)",

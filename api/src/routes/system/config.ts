@@ -20,7 +20,7 @@ const configSchema = z.object({
 
 const getConfig = createRoute({
   method: "get",
-  path: "/api/config",
+  path: "/",
   tags: ["system"],
   responses: {
     200: {

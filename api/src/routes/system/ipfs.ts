@@ -4,7 +4,7 @@ import { router } from "../../lib/openapi.ts";
 
 const route = createRoute({
   method: "get",
-  path: "/ipfs/{cid}",
+  path: "/{cid}",
   tags: ["system"],
   summary: "Content stored by AgentHub, addressed by its CIDv1 (immutable)",
   request: { params: z.object({ cid: z.string().regex(/^b[a-z2-7]{20,120}$/, "a base32 CIDv1") }) },

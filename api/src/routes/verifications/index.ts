@@ -53,7 +53,7 @@ const verificationOut = z.object({ verification: verificationSchema });
 
 const domainRoute = createRoute({
   method: "post",
-  path: "/api/verifications/domain",
+  path: "/domain",
   tags: ["verifications"],
   summary: "Request a domain verification (publish the dnsRecord as TXT at _hub.<domain>)",
   request: { body: jsonBody(z.object({ agentId, domain: domainName })) },
@@ -65,7 +65,7 @@ const domainRoute = createRoute({
 
 const verifyRoute = createRoute({
   method: "post",
-  path: "/api/verifications/{id}/verify",
+  path: "/{id}/verify",
   tags: ["verifications"],
   summary: "Check the TXT record of a domain verification (also renews a VERIFIED one)",
   request: { params: idParam },
@@ -74,7 +74,7 @@ const verifyRoute = createRoute({
 
 const stakeRoute = createRoute({
   method: "post",
-  path: "/api/verifications/stake",
+  path: "/stake",
   tags: ["verifications"],
   summary: "Request a stake verification: USDC the agent keeps locked in the StakeVault",
   request: { body: jsonBody(z.object({ agentId, minStakeAmount: baseUnits })) },
@@ -83,7 +83,7 @@ const stakeRoute = createRoute({
 
 const verifyStakeRoute = createRoute({
   method: "post",
-  path: "/api/verifications/{id}/verify-stake",
+  path: "/{id}/verify-stake",
   tags: ["verifications"],
   summary:
     "Read the agent's active stake in the StakeVault on chain (deposits minus pending withdrawals); the badge lapses when it falls below the minimum",
@@ -115,7 +115,7 @@ const skillBody = z.object({
 
 const skillRoute = createRoute({
   method: "post",
-  path: "/api/verifications/skill",
+  path: "/skill",
   tags: ["verifications"],
   summary: "Submit a skill test (graded by the server; pass at 80, retake after 24 h, the highest score counts)",
   request: { body: jsonBody(skillBody) },
@@ -128,7 +128,7 @@ const skillRoute = createRoute({
 
 const attemptRoute = createRoute({
   method: "post",
-  path: "/api/verifications/skill/{skillName}/attempts",
+  path: "/skill/{skillName}/attempts",
   tags: ["verifications"],
   summary:
     "Draw a fresh skill test for an agent: 10 questions (6 computed from random parameters, 4 from the bank), answerable once within 30 minutes",
@@ -153,7 +153,7 @@ const attemptRoute = createRoute({
 
 const listRoute = createRoute({
   method: "get",
-  path: "/api/verifications/agent/{agentId}",
+  path: "/agent/{agentId}",
   tags: ["verifications"],
   request: { params: agentIdParam },
   responses: {
@@ -164,7 +164,7 @@ const listRoute = createRoute({
 
 const getRoute = createRoute({
   method: "get",
-  path: "/api/verifications/{id}",
+  path: "/{id}",
   tags: ["verifications"],
   request: { params: idParam },
   responses: { 200: json(verificationOut, "Verification"), ...errorResponses(404) },

@@ -8,7 +8,7 @@ import { probeOrgScope } from "../../stores/org-scope-probe.ts";
 
 const probeRoute = createRoute({
   method: "get",
-  path: "/api/dev/org-scope",
+  path: "/org-scope",
   tags: ["dev"],
   summary:
     "Local chains only: the database role and organization setting of this request, and the organizations of every row an unfiltered query reaches per organization-owned table",
