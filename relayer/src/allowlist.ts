@@ -11,9 +11,9 @@ import {
   TestUSDCAbi,
 } from "@agenthub/common/generated/abis";
 import { type Abi, type Address, decodeFunctionData, type Hex, isAddressEqual, zeroAddress } from "viem";
-import type { RelayTarget } from "./protocol.ts";
+import type { RelayScope, RelayTarget } from "./protocol.ts";
 
-export type { RelayTarget } from "./protocol.ts";
+export type { RelayScope, RelayTarget } from "./protocol.ts";
 
 export const relayAbis: Partial<Record<RelayTarget, Abi>> = {
   AgentIdentity: AgentIdentityAbi as Abi,
@@ -77,24 +77,101 @@ export const allErrorsAbi: Abi = (() => {
   return [...seen.values()];
 })();
 
-/** Addresses the argument checks compare against. */
+/** Addresses the argument checks compare against, and the scope of the request. */
 export interface RelayContext {
   runEscrow: Address;
   relayer: Address;
+  scope?: RelayScope;
 }
 
-/** Why a call's arguments are refused, or null. Only functions whose arguments can move value elsewhere need one. */
+/** Why a call's arguments are refused, or null. */
 type ArgumentCheck = (args: readonly unknown[], ctx: RelayContext) => string | null;
 
+/** The first refusal of `checks`, or null. */
+const all =
+  (...checks: ArgumentCheck[]): ArgumentCheck =>
+  (args, ctx) => {
+    for (const check of checks) {
+      const refused = check(args, ctx);
+      if (refused) return refused;
+    }
+    return null;
+  };
+
+/** Argument `index` must be the id the request's scope names under `key`. */
+const named =
+  (fn: string, key: "agentId" | "runId" | "subscriptionId", index: number): ArgumentCheck =>
+  (args, ctx) => {
+    const expected = ctx.scope?.[key];
+    if (expected === undefined) return `${fn}: the relay request must name the ${key} it acts for (scope.${key})`;
+    return (args[index] as bigint) === expected
+      ? null
+      : `${fn}: ${key} ${args[index]} is not the request's ${expected}`;
+  };
+
+/** Argument `index` (an address, or a struct's `field`) must be the account the request's scope names. */
+const namedAccount =
+  (fn: string, index: number, field?: string): ArgumentCheck =>
+  (args, ctx) => {
+    const expected = ctx.scope?.account;
+    if (expected === undefined) return `${fn}: the relay request must name the account it acts for (scope.account)`;
+    const arg = args[index];
+    const value = (field ? (arg as Record<string, unknown>)[field] : arg) as Address;
+    return isAddressEqual(value, expected) ? null : `${fn}: account ${value} is not the request's ${expected}`;
+  };
+
+/** Argument `index` must be a positive amount. */
+const positive =
+  (fn: string, index: number): ArgumentCheck =>
+  (args) =>
+    (args[index] as bigint) > 0n ? null : `${fn}: the amount must be positive`;
+
+/** Argument `index` must be a content-addressed URI (what the API stores: ipfs://<cid>). */
+const ipfsUri =
+  (fn: string, index: number): ArgumentCheck =>
+  (args) =>
+    typeof args[index] === "string" && /^ipfs:\/\/[A-Za-z0-9]{1,200}$/.test(args[index] as string)
+      ? null
+      : `${fn}: the URI must be ipfs://<cid>`;
+
 /**
- * Argument bounds, on top of the contracts' own (moderation slashes go to the treasury with a reason and are rate
- * limited on chain; escrow slashes only pay a run's poster; subscription money moves only as the subscriber signed).
+ * Argument bounds per function, on top of the contracts' own. Calls that carry their party's signature, verified on
+ * chain, need no scope: RunEscrow's `...BySig` consents and createRunWithAuthorization (EIP-712 / EIP-3009),
+ * InsurancePool.setRunCoverBySig (the poster's RunCover), SubscriptionVault.openWithPermit (the subscriber's terms),
+ * AgentIdentity.claimTransfer (the claim signature), the Governor's vote signatures and USDC transferWithAuthorization.
+ * Calls whose outcome only the chain decides and that pay a fixed party need none either: timeoutSlash (chain time,
+ * the poster), InsurancePool.claim (the poster), withdrawCredit (the credited account), sweepFees (the treasury).
+ * The rest act for one agent or subscription on the relayer's role alone: they must name it (docs/decisions.md, "The
+ * relayer's powers are bounded by arguments").
  */
 export const argumentChecks: Partial<Record<string, ArgumentCheck>> = {
-  "StakeVault.slash": ([, bps, reason]) =>
+  "StakeVault.slash": all(named("StakeVault.slash", "agentId", 0), ([, bps, reason]) =>
     (bps as bigint) <= 0n || (bps as bigint) > 10_000n || typeof reason !== "string" || reason.trim() === ""
       ? "StakeVault.slash: needs 1..10000 bps and a reason"
       : null,
+  ),
+  // A permit's payer stakes into the agent the request named: nobody redirects a standing allowance elsewhere.
+  "StakeVault.depositWithPermit": all(
+    named("StakeVault.depositWithPermit", "agentId", 0),
+    namedAccount("StakeVault.depositWithPermit", 1),
+    positive("StakeVault.depositWithPermit", 2),
+  ),
+  "StakeVault.requestWithdrawal": all(
+    named("StakeVault.requestWithdrawal", "agentId", 0),
+    positive("StakeVault.requestWithdrawal", 1),
+  ),
+  "StakeVault.withdraw": named("StakeVault.withdraw", "agentId", 0),
+  "InsurancePool.stakeWithPermit": all(
+    named("InsurancePool.stakeWithPermit", "agentId", 0),
+    namedAccount("InsurancePool.stakeWithPermit", 1),
+    positive("InsurancePool.stakeWithPermit", 2),
+  ),
+  "InsurancePool.requestWithdrawal": all(
+    named("InsurancePool.requestWithdrawal", "agentId", 0),
+    positive("InsurancePool.requestWithdrawal", 1),
+  ),
+  "InsurancePool.withdraw": named("InsurancePool.withdraw", "agentId", 0),
+  "InsurancePool.setRunCoverBySig": positive("InsurancePool.setRunCoverBySig", 1),
   "AgentIdentity.mint": ([to]) =>
     isAddressEqual(to as Address, zeroAddress) ? "AgentIdentity.mint: no mint to the zero address" : null,
   "AgentIdentity.mintBatch": ([to]) => {
@@ -104,11 +181,27 @@ export const argumentChecks: Partial<Record<string, ArgumentCheck>> = {
       ? "AgentIdentity.mintBatch: no mint to the zero address"
       : null;
   },
+  // A profile is published to the content store first: the token points at that content, for the named agent only.
+  "AgentIdentity.setTokenURI": all(
+    named("AgentIdentity.setTokenURI", "agentId", 0),
+    ipfsUri("AgentIdentity.setTokenURI", 1),
+  ),
+  "SubscriptionVault.topUpWithPermit": all(
+    named("SubscriptionVault.topUpWithPermit", "subscriptionId", 0),
+    positive("SubscriptionVault.topUpWithPermit", 1),
+  ),
+  "SubscriptionVault.trigger": all(
+    named("SubscriptionVault.trigger", "subscriptionId", 0),
+    ipfsUri("SubscriptionVault.trigger", 1),
+  ),
+  "SubscriptionVault.pauseSubscription": named("SubscriptionVault.pauseSubscription", "subscriptionId", 0),
+  "SubscriptionVault.resumeSubscription": named("SubscriptionVault.resumeSubscription", "subscriptionId", 0),
+  "SubscriptionVault.cancelSubscription": named("SubscriptionVault.cancelSubscription", "subscriptionId", 0),
 };
 
 /**
  * The function `data` calls on `target`, or why the relayer refuses it: not on the allowlist, or (when `ctx` is
- * given) arguments outside the function's bounds.
+ * given: every transaction the relayer sends) arguments outside the function's bounds or the request's scope.
  */
 export function checkAllowed(
   target: RelayTarget,

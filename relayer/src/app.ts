@@ -20,6 +20,28 @@ const relayBody = z.object({
   ]),
   data: z.string().refine((v) => isHex(v), "hex calldata"),
   idempotencyKey: z.string().min(1).max(200).optional(),
+  // What the API request named; scoped functions (allowlist.ts, argumentChecks) act on nothing else.
+  scope: z
+    .object({
+      agentId: z
+        .string()
+        .regex(/^\d{1,78}$/)
+        .optional(),
+      runId: z
+        .string()
+        .regex(/^\d{1,78}$/)
+        .optional(),
+      subscriptionId: z
+        .string()
+        .regex(/^\d{1,78}$/)
+        .optional(),
+      account: z
+        .string()
+        .refine((v) => isAddress(v), "address")
+        .optional(),
+    })
+    .strict()
+    .optional(),
 });
 
 const faucetBody = z.object({
@@ -66,10 +88,17 @@ export function createRelayerApp(opts: {
   app.post("/v1/transactions", async (c) => {
     const parsed = relayBody.safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) return c.json({ error: { code: "VALIDATION_ERROR", message: parsed.error.message } }, 400);
+    const scope = parsed.data.scope;
     const result = await opts.relayer.submit({
       target: parsed.data.target as RelayTarget,
       data: parsed.data.data as `0x${string}`,
       idempotencyKey: parsed.data.idempotencyKey,
+      scope: scope && {
+        agentId: scope.agentId === undefined ? undefined : BigInt(scope.agentId),
+        runId: scope.runId === undefined ? undefined : BigInt(scope.runId),
+        subscriptionId: scope.subscriptionId === undefined ? undefined : BigInt(scope.subscriptionId),
+        account: scope.account as Address | undefined,
+      },
     });
     return c.json(result);
   });

@@ -1,7 +1,7 @@
 // The API's view of the relayer: typed calldata in, receipt facts out.
 import type { Abi, Address, ContractFunctionArgs, ContractFunctionName, Hex } from "viem";
 import { encodeFunctionData } from "viem";
-import type { RelayErrorCode, RelayResult, RelayTarget } from "./protocol.ts";
+import type { RelayErrorCode, RelayResult, RelayScope, RelayTarget } from "./protocol.ts";
 
 export class RelayerCallError extends Error {
   constructor(
@@ -43,15 +43,26 @@ export class RelayerClient {
     this.statusTimeoutMs = opts.statusTimeoutMs ?? 3_000;
   }
 
+  /**
+   * Relays one call. `scope` names what the API request acts for (the agent, on-chain run, subscription or paying
+   * account): the relayer refuses a scoped function whose calldata acts on anything else.
+   */
   async call<const abi extends Abi, name extends ContractFunctionName<abi, "nonpayable" | "payable">>(
     target: RelayTarget,
     abi: abi,
     functionName: name,
     args: ContractFunctionArgs<abi, "nonpayable" | "payable", name>,
     idempotencyKey?: string,
+    scope?: RelayScope,
   ): Promise<RelayResult> {
     const data = encodeFunctionData({ abi, functionName, args } as never) as Hex;
-    return this.post<RelayResult>("/v1/transactions", { target, data, idempotencyKey });
+    const named = scope && {
+      agentId: scope.agentId?.toString(),
+      runId: scope.runId?.toString(),
+      subscriptionId: scope.subscriptionId?.toString(),
+      account: scope.account,
+    };
+    return this.post<RelayResult>("/v1/transactions", { target, data, idempotencyKey, scope: named });
   }
 
   async faucet(address: Address, usdc: bigint, eth: bigint): Promise<{ usdcTx?: string; ethTx?: string }> {

@@ -20,7 +20,7 @@ import {
   type Transport,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { allErrorsAbi, checkAllowed, type RelayTarget } from "./allowlist.ts";
+import { allErrorsAbi, checkAllowed, type RelayScope, type RelayTarget } from "./allowlist.ts";
 import { errorMessage, RelayError } from "./errors.ts";
 import { type Fees, initialFees } from "./fees.ts";
 import { RelayerMetrics } from "./metrics.ts";
@@ -32,6 +32,8 @@ export interface RelayRequest {
   data: Hex;
   /** Same key, same transaction: a retried request never sends a second one. */
   idempotencyKey?: string;
+  /** What the API request named (agent, run, subscription, account): scoped functions act on nothing else. */
+  scope?: RelayScope;
 }
 
 import type { RelayLog, RelayResult } from "./protocol.ts";
@@ -127,6 +129,7 @@ export class Relayer {
     const check = checkAllowed(request.target, request.data, {
       runEscrow: this.opts.deployments.contracts.RunEscrow.address,
       relayer: this.account.address,
+      scope: request.scope,
     });
     if (!check.ok) throw new RelayError("NOT_ALLOWED", check.reason);
     const { functionName, abi } = check;

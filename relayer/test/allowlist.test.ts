@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { MAX_MINT_BATCH } from "@agenthub/common";
 import {
   AgentIdentityAbi,
+  InsurancePoolAbi,
   RunEscrowAbi,
   StakeVaultAbi,
   SubscriptionVaultAbi,
@@ -103,13 +104,171 @@ describe("relayer allowlist", () => {
     });
     assert.equal(checkAllowed("RunEscrow", sponsored, ctx).ok, false);
     const trigger = encodeFunctionData({ abi: SubscriptionVaultAbi, functionName: "trigger", args: [1n, "ipfs://x"] });
-    assert.equal(checkAllowed("SubscriptionVault", trigger, ctx).ok, true);
+    assert.equal(checkAllowed("SubscriptionVault", trigger, { ...ctx, scope: { subscriptionId: 1n } }).ok, true);
+    assert.equal(checkAllowed("SubscriptionVault", trigger, ctx).ok, false, "only for the subscription named");
     const slash = (bps: bigint, reason: string) =>
       encodeFunctionData({ abi: StakeVaultAbi, functionName: "slash", args: [1n, bps, reason] });
-    assert.equal(checkAllowed("StakeVault", slash(10_000n, "fraud"), ctx).ok, true);
-    assert.equal(checkAllowed("StakeVault", slash(10_001n, "fraud"), ctx).ok, false);
-    assert.equal(checkAllowed("StakeVault", slash(100n, "  "), ctx).ok, false);
+    const agent1 = { ...ctx, scope: { agentId: 1n } };
+    assert.equal(checkAllowed("StakeVault", slash(10_000n, "fraud"), agent1).ok, true);
+    assert.equal(checkAllowed("StakeVault", slash(10_001n, "fraud"), agent1).ok, false);
+    assert.equal(checkAllowed("StakeVault", slash(100n, "  "), agent1).ok, false);
     const credit = encodeFunctionData({ abi: RunEscrowAbi, functionName: "withdrawCredit", args: [ctx.relayer] });
     assert.equal(checkAllowed("RunEscrow", credit, ctx).ok, true);
+  });
+
+  describe("functions that act for one party on the relayer's role alone act only for the one the request named", () => {
+    const ctx = {
+      runEscrow: "0x00000000000000000000000000000000000e5c40" as const,
+      relayer: "0x0000000000000000000000000000000000000e1a" as const,
+    };
+    const payer = "0x00000000000000000000000000000000000a11ce" as const;
+    const attacker = "0x00000000000000000000000000000000000bad00" as const;
+    const sig = { v: 27, r: `0x${"11".repeat(32)}`, s: `0x${"22".repeat(32)}` } as const;
+    const cases: Array<{
+      target: "StakeVault" | "InsurancePool" | "AgentIdentity" | "SubscriptionVault";
+      data: (id: bigint) => `0x${string}`;
+      scope: "agentId" | "subscriptionId";
+    }> = [
+      {
+        target: "StakeVault",
+        scope: "agentId",
+        data: (id) =>
+          encodeFunctionData({
+            abi: StakeVaultAbi,
+            functionName: "depositWithPermit",
+            args: [id, payer, 5n, 1n, sig.v, sig.r, sig.s],
+          }),
+      },
+      {
+        target: "StakeVault",
+        scope: "agentId",
+        data: (id) => encodeFunctionData({ abi: StakeVaultAbi, functionName: "requestWithdrawal", args: [id, 5n] }),
+      },
+      {
+        target: "StakeVault",
+        scope: "agentId",
+        data: (id) => encodeFunctionData({ abi: StakeVaultAbi, functionName: "withdraw", args: [id] }),
+      },
+      {
+        target: "StakeVault",
+        scope: "agentId",
+        data: (id) => encodeFunctionData({ abi: StakeVaultAbi, functionName: "slash", args: [id, 100n, "spam"] }),
+      },
+      {
+        target: "InsurancePool",
+        scope: "agentId",
+        data: (id) =>
+          encodeFunctionData({
+            abi: InsurancePoolAbi,
+            functionName: "stakeWithPermit",
+            args: [id, payer, 5n, 1n, sig.v, sig.r, sig.s],
+          }),
+      },
+      {
+        target: "InsurancePool",
+        scope: "agentId",
+        data: (id) => encodeFunctionData({ abi: InsurancePoolAbi, functionName: "requestWithdrawal", args: [id, 5n] }),
+      },
+      {
+        target: "InsurancePool",
+        scope: "agentId",
+        data: (id) => encodeFunctionData({ abi: InsurancePoolAbi, functionName: "withdraw", args: [id] }),
+      },
+      {
+        target: "AgentIdentity",
+        scope: "agentId",
+        data: (id) =>
+          encodeFunctionData({
+            abi: AgentIdentityAbi,
+            functionName: "setTokenURI",
+            args: [id, "ipfs://bafkreiprofile"],
+          }),
+      },
+      ...(["pauseSubscription", "resumeSubscription", "cancelSubscription"] as const).map((functionName) => ({
+        target: "SubscriptionVault" as const,
+        scope: "subscriptionId" as const,
+        data: (id: bigint) => encodeFunctionData({ abi: SubscriptionVaultAbi, functionName, args: [id] }),
+      })),
+      {
+        target: "SubscriptionVault",
+        scope: "subscriptionId",
+        data: (id) =>
+          encodeFunctionData({
+            abi: SubscriptionVaultAbi,
+            functionName: "topUpWithPermit",
+            args: [id, 5n, 1n, sig.v, sig.r, sig.s],
+          }),
+      },
+      {
+        target: "SubscriptionVault",
+        scope: "subscriptionId",
+        data: (id) =>
+          encodeFunctionData({ abi: SubscriptionVaultAbi, functionName: "trigger", args: [id, "ipfs://bafkreirun"] }),
+      },
+    ];
+
+    it("refused without a scope or for another agent or subscription; accepted for the named one", () => {
+      for (const { target, data, scope } of cases) {
+        const name = `${target} ${data(7n).slice(0, 10)}`;
+        const bare = checkAllowed(target, data(7n), ctx);
+        assert.equal(bare.ok, false, `${name} without a scope`);
+        assert.match(!bare.ok ? bare.reason : "", new RegExp(`scope\\.${scope}`));
+        const other = checkAllowed(target, data(8n), { ...ctx, scope: { [scope]: 7n, account: payer } });
+        assert.equal(other.ok, false, `${name} for another ${scope}`);
+        const named = checkAllowed(target, data(7n), { ...ctx, scope: { [scope]: 7n, account: payer } });
+        assert.equal(named.ok, true, `${name} for the named ${scope}: ${!named.ok && named.reason}`);
+      }
+    });
+
+    it("a permit's payer is the account the request named: a standing allowance cannot be aimed at another agent", () => {
+      for (const [target, abi] of [
+        ["StakeVault", StakeVaultAbi],
+        ["InsurancePool", InsurancePoolAbi],
+      ] as const) {
+        const functionName = target === "StakeVault" ? "depositWithPermit" : "stakeWithPermit";
+        const data = (from: `0x${string}`, amount: bigint) =>
+          encodeFunctionData({ abi, functionName, args: [7n, from, amount, 1n, sig.v, sig.r, sig.s] } as never);
+        const scope = { agentId: 7n, account: payer };
+        assert.equal(checkAllowed(target, data(payer, 5n), { ...ctx, scope }).ok, true);
+        assert.equal(checkAllowed(target, data(attacker, 5n), { ...ctx, scope }).ok, false, "another payer");
+        assert.equal(checkAllowed(target, data(payer, 0n), { ...ctx, scope }).ok, false, "nothing to stake");
+        assert.equal(checkAllowed(target, data(payer, 5n), { ...ctx, scope: { agentId: 7n } }).ok, false, "no account");
+      }
+    });
+
+    it("amounts are positive and URIs are content addresses", () => {
+      const agent = { ...ctx, scope: { agentId: 7n } };
+      const request = (amount: bigint) =>
+        encodeFunctionData({ abi: InsurancePoolAbi, functionName: "requestWithdrawal", args: [7n, amount] });
+      assert.equal(checkAllowed("InsurancePool", request(0n), agent).ok, false);
+      const uri = (value: string) =>
+        encodeFunctionData({ abi: AgentIdentityAbi, functionName: "setTokenURI", args: [7n, value] });
+      assert.equal(checkAllowed("AgentIdentity", uri("ipfs://bafkreiprofile"), agent).ok, true);
+      for (const bad of ["https://attacker.example/profile.json", "ipfs://", "ipfs://a/../b", "data:,x"]) {
+        assert.equal(checkAllowed("AgentIdentity", uri(bad), agent).ok, false, bad);
+      }
+      const trigger = encodeFunctionData({
+        abi: SubscriptionVaultAbi,
+        functionName: "trigger",
+        args: [7n, "https://attacker.example/run.json"],
+      });
+      assert.equal(checkAllowed("SubscriptionVault", trigger, { ...ctx, scope: { subscriptionId: 7n } }).ok, false);
+      const cover = (amount: bigint) =>
+        encodeFunctionData({ abi: InsurancePoolAbi, functionName: "setRunCoverBySig", args: [3n, amount, 1n, "0x"] });
+      assert.equal(checkAllowed("InsurancePool", cover(1n), ctx).ok, true, "the poster's signature is its consent");
+      assert.equal(checkAllowed("InsurancePool", cover(0n), ctx).ok, false);
+    });
+
+    it("calls that carry their party's signature or pay a fixed party need no scope (the chain checks them)", () => {
+      const consent = { signer: zeroAddress, nonce: 0n, deadline: 1n, signature: "0x" as const };
+      for (const [target, data] of [
+        ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "approveBySig", args: [1n, consent] })],
+        ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "timeoutSlash", args: [1n] })],
+        ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "withdrawCredit", args: [payer] })],
+        ["InsurancePool", encodeFunctionData({ abi: InsurancePoolAbi, functionName: "claim", args: [1n] })],
+      ] as const) {
+        assert.equal(checkAllowed(target, data, ctx).ok, true, `${target} ${data.slice(0, 10)}`);
+      }
+    });
   });
 });

@@ -1,13 +1,15 @@
 // The package as published: `pnpm pack` (builds ESM + declarations), the tarball's manifest and files, the built
-// code running on plain Node (no TypeScript loader), and the browser entry bundling for the browser platform
-// (no Node-only imports).
+// code running on plain Node (no TypeScript loader) on Node 22 and on the oldest supported Node (engines: >=20), and
+// the browser entry bundling for the browser platform (no Node-only imports; test/e2e/sdk-browser.test.ts runs it in
+// Chromium against the stack).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { build } from "esbuild";
+import { minNodeMajor, nodeOfMajor } from "../../scripts/lib/oldest-node.ts";
+import { browserBundle } from "./browser-bundle.ts";
 
 const pkgDir = new URL("..", import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), "agenthub-sdk-pack-"));
@@ -20,6 +22,25 @@ before(() => {
   unpacked = join(tmp, "package");
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The package's `engines.node` floor (">=20" -> 20): its built code must run there. */
+const MIN_NODE = minNodeMajor(join(pkgDir, "package.json"));
+
+/** The built code on plain Node `node` (no TypeScript loader): signs and verifies a spec payment, maps a failed request. */
+function smokeTest(node: string): unknown {
+  const script = `
+    const sdk = await import(${JSON.stringify(join(pkgDir, "dist", "index.js"))});
+    const { privateKeyToAccount } = await import("viem/accounts");
+    const { verifyTypedData } = await import("viem");
+    const account = privateKeyToAccount("0x${"11".repeat(32)}");
+    const p = await sdk.signPaymentObject(account, { recipient: account.address, endpoint: "/api/intelligence/search", amount: 10n ** 15n });
+    const ok = await verifyTypedData({ address: account.address, domain: sdk.specDomain(), types: sdk.SPEC_PAYMENT_TYPES,
+      primaryType: "Payment", message: { ...p, amount: BigInt(p.amount) }, signature: p.signature });
+    const hub = new sdk.AgentHub({ apiUrl: "http://127.0.0.1:1" });
+    const err = await hub.config().catch((e) => e);
+    console.log(JSON.stringify({ ok, code: err.code, isError: sdk.isAgentHubError(err) }));`;
+  return JSON.parse(execFileSync(node, ["--input-type=module", "-e", script], { cwd: pkgDir, encoding: "utf8" }));
+}
 
 describe("@agenthub/sdk package", () => {
   it("publishes dist (ESM, declarations, the OpenAPI document) with exports pointing at it, and no sources", () => {
@@ -44,39 +65,18 @@ describe("@agenthub/sdk package", () => {
   });
 
   it("runs on plain Node: signs and verifies a spec payment with the built code", () => {
-    const script = `
-      const sdk = await import(${JSON.stringify(join(pkgDir, "dist", "index.js"))});
-      const { privateKeyToAccount } = await import("viem/accounts");
-      const { verifyTypedData } = await import("viem");
-      const account = privateKeyToAccount("0x${"11".repeat(32)}");
-      const p = await sdk.signPaymentObject(account, { recipient: account.address, endpoint: "/api/intelligence/search", amount: 10n ** 15n });
-      const ok = await verifyTypedData({ address: account.address, domain: sdk.specDomain(), types: sdk.SPEC_PAYMENT_TYPES,
-        primaryType: "Payment", message: { ...p, amount: BigInt(p.amount) }, signature: p.signature });
-      const hub = new sdk.AgentHub({ apiUrl: "http://127.0.0.1:1" });
-      const err = await hub.config().catch((e) => e);
-      console.log(JSON.stringify({ ok, code: err.code, isError: sdk.isAgentHubError(err) }));`;
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
-      cwd: pkgDir,
-      encoding: "utf8",
-    });
-    assert.deepEqual(JSON.parse(out), { ok: true, code: "NETWORK_ERROR", isError: true });
+    assert.deepEqual(smokeTest(process.execPath), { ok: true, code: "NETWORK_ERROR", isError: true });
+  });
+
+  it(`runs on the oldest supported Node (${MIN_NODE}.x, the machine's system Node) too`, () => {
+    const node = nodeOfMajor(MIN_NODE);
+    assert.equal(execFileSync(node, ["--version"], { encoding: "utf8" }).trim().split(".")[0], `v${MIN_NODE}`);
+    assert.deepEqual(smokeTest(node), { ok: true, code: "NETWORK_ERROR", isError: true });
   });
 
   it("bundles for browsers without Node built-ins", async () => {
-    const result = await build({
-      entryPoints: [join(pkgDir, "dist", "index.js")],
-      bundle: true,
-      platform: "browser",
-      format: "esm",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(result.metafile.inputs);
-    assert.ok(inputs.some((i) => i.includes("openapi-fetch")));
-    assert.deepEqual(
-      inputs.filter((i) => i.startsWith("node:") || /^(fs|path|crypto|http|https|net|tls|child_process)$/.test(i)),
-      [],
-    );
+    const bundle = await browserBundle({ entry: join(pkgDir, "dist", "index.js") });
+    assert.ok(bundle.inputs.some((i) => i.includes("openapi-fetch")));
+    assert.deepEqual(bundle.nodeBuiltins, []);
   });
 });

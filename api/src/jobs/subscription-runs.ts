@@ -167,6 +167,7 @@ async function sendSlot(deps: Deps, item: Slot): Promise<void> {
       "trigger",
       [BigInt(sub.vaultId!), uri],
       `subscription-run:${item.subscriptionId}:${item.slot}:${item.runId}`,
+      { subscriptionId: BigInt(sub.vaultId!) },
     );
     const created = parseEventLogs({
       abi: RunEscrowAbi,

@@ -1,7 +1,7 @@
 // A relayed call whose contract reverts become stable 4xx codes (a race the API's own checks did not foresee).
 
 import { RelayerCallError } from "@agenthub/relayer/client";
-import type { RelayResult, RelayTarget } from "@agenthub/relayer/protocol";
+import type { RelayResult, RelayScope, RelayTarget } from "@agenthub/relayer/protocol";
 import type { Abi, ContractFunctionArgs, ContractFunctionName } from "viem";
 import type { Deps } from "../context.ts";
 import { type AltCode, apiError, type ErrorCode } from "../errors.ts";
@@ -20,9 +20,11 @@ export async function relayMapped<const abi extends Abi, name extends ContractFu
   args: ContractFunctionArgs<abi, "nonpayable", name>,
   idempotencyKey: string | undefined,
   codes: RevertCodes,
+  /** What the request acts for (the relayer refuses a scoped function aimed elsewhere). */
+  scope?: RelayScope,
 ): Promise<RelayResult> {
   try {
-    return await deps.relayer.call(target, abi, functionName, args as never, idempotencyKey);
+    return await deps.relayer.call(target, abi, functionName, args as never, idempotencyKey, scope);
   } catch (error) {
     if (error instanceof RelayerCallError && error.code === "TX_REVERTED" && error.errorName) {
       const mapped = codes[error.errorName];

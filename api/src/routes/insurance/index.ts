@@ -206,6 +206,7 @@ export const insuranceRoutes = router()
         [BigInt(agent.id), wallet, amount, BigInt(body.deadline!), v, r, s],
         `insurance-stake-permit:${body.signature!.toLowerCase()}`,
         REVERTS,
+        { agentId: BigInt(agent.id), account: wallet },
       );
       hash = relayed.txHash;
       mode = "PERMIT";
@@ -256,6 +257,7 @@ export const insuranceRoutes = router()
         [BigInt(id), amount],
         `insurance-withdraw-request:${body.signature.toLowerCase()}`,
         REVERTS,
+        { agentId: BigInt(id) },
       );
       const [requested] = eventArgs<{ availableAt: bigint }>(
         InsurancePoolAbi,
@@ -296,6 +298,7 @@ export const insuranceRoutes = router()
       [BigInt(id)],
       `insurance-withdraw:${body.signature.toLowerCase()}`,
       REVERTS,
+      { agentId: BigInt(id) },
     );
     const [paid] = eventArgs<{ to: string; amount: bigint }>(InsurancePoolAbi, relayed.logs, "CoverageWithdrawn");
     await waitForInsuranceTx(deps, relayed.txHash, "WITHDRAWN");

@@ -92,6 +92,7 @@ export const moderationRoutes = router().openapi(slashRoute, async (c) => {
     [BigInt(id), BigInt(bps), reason],
     key === undefined ? undefined : `admin-slash:${key}`,
     { StakeVaultSlashRateLimited: "SLASH_RATE_LIMITED" },
+    { agentId: BigInt(id) },
   ).catch(async (error) => {
     // Refused in the relayer's simulation: nothing was sent, so the key may be used again later.
     if (key !== undefined && error instanceof ApiError && error.code === "SLASH_RATE_LIMITED") {

@@ -168,6 +168,7 @@ export const stakeRoutes = router()
       "depositWithPermit",
       [BigInt(id), getAddress(body.walletAddress), amount, BigInt(body.deadline), v, r, s],
       `stake-permit:${body.signature.toLowerCase()}`,
+      { agentId: BigInt(id), account: getAddress(body.walletAddress) },
     );
     await recordStake(deps, agent, relayed.txHash, body.walletAddress, amount);
     return c.json(await stakeAnswer(deps, id, relayed.txHash), 200);

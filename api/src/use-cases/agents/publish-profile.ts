@@ -57,6 +57,7 @@ async function send(deps: Deps, agentId: number, uri: string): Promise<string> {
     "setTokenURI",
     [BigInt(agentId), uri],
     `profile:${agentId}:${cid}`,
+    { agentId: BigInt(agentId) },
   );
   return result.txHash;
 }

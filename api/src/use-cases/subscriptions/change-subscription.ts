@@ -50,6 +50,7 @@ export async function changeSubscription(
     call,
     [BigInt(row.vaultId!)],
     `subscription-${p.change}:${p.signature.toLowerCase()}`,
+    { subscriptionId: BigInt(row.vaultId!) },
   );
   let refunded = 0n;
   if (p.change === "cancel") {

@@ -39,6 +39,7 @@ export async function topupSubscription(deps: Deps, p: TopupSubscriptionParamete
     "topUpWithPermit",
     [BigInt(row.vaultId!), p.amount, BigInt(p.permit.deadline), permit.v, permit.r, permit.s],
     `subscription-topup:${p.permit.signature.toLowerCase()}`,
+    { subscriptionId: BigInt(row.vaultId!) },
   );
   const hash = result.txHash.toLowerCase();
   const funded = vaultEvent(deps, result.logs as never, "SubscriptionFunded");

@@ -2,7 +2,7 @@
 // row is a mirror of the vault's state (balance, status, next run, runs created), refreshed from the chain after
 // every write and on reads of one subscription; the chain is the truth about money.
 import { SubscriptionVaultAbi } from "@agenthub/common/generated/abis";
-import type { RelayResult } from "@agenthub/relayer/protocol";
+import type { RelayResult, RelayScope } from "@agenthub/relayer/protocol";
 import type { Abi, Address, ContractFunctionArgs, ContractFunctionName, Log } from "viem";
 import { isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
@@ -78,6 +78,7 @@ export function relayVault<name extends ContractFunctionName<VaultAbi, "nonpayab
   functionName: name,
   args: ContractFunctionArgs<VaultAbi, "nonpayable", name>,
   idempotencyKey: string,
+  scope?: RelayScope,
 ): Promise<RelayResult> {
   return relayMapped(
     deps,
@@ -87,6 +88,7 @@ export function relayVault<name extends ContractFunctionName<VaultAbi, "nonpayab
     args,
     idempotencyKey,
     VAULT_REVERTS,
+    scope,
   );
 }
 
