@@ -145,6 +145,7 @@ describe("relayer: refused calls", () => {
         target: "StakeVault",
         data: encodeFunctionData({ abi: StakeVaultAbi, functionName: "withdraw", args: [agentId] }),
         idempotencyKey: key,
+        scope: { agentId },
       }),
     );
     assert.equal(error.code, "TX_REVERTED");
@@ -154,6 +155,28 @@ describe("relayer: refused calls", () => {
     const row = await rowOf(key);
     assert.equal(row.status, "FAILED");
     assert.equal(row.error, error.message);
+  });
+
+  it("a call that acts for an agent without naming it is refused before signing: NOT_ALLOWED, nothing sent", async () => {
+    const agentId = await mintedAgent();
+    const before = await sentCount();
+    const error = await refusal(
+      relayer.relayer.submit({
+        target: "StakeVault",
+        data: encodeFunctionData({ abi: StakeVaultAbi, functionName: "withdraw", args: [agentId] }),
+      }),
+    );
+    assert.equal(error.code, "NOT_ALLOWED");
+    assert.match(error.message, /scope\.agentId/);
+    const other = await refusal(
+      relayer.relayer.submit({
+        target: "StakeVault",
+        data: encodeFunctionData({ abi: StakeVaultAbi, functionName: "withdraw", args: [agentId] }),
+        scope: { agentId: agentId + 1n },
+      }),
+    );
+    assert.equal(other.code, "NOT_ALLOWED");
+    assert.equal(await sentCount(), before);
   });
 
   it("a revert deep inside the call (the token under the vault) is decoded with every contract's errors", async () => {
@@ -169,6 +192,7 @@ describe("relayer: refused calls", () => {
           functionName: "depositWithPermit",
           args: [agentId, from, 1_000_000n, 2n ** 40n, 27, zeroHash, zeroHash],
         }),
+        scope: { agentId, account: from },
       }),
     );
     assert.equal(error.code, "TX_REVERTED");
