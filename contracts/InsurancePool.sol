@@ -21,7 +21,8 @@ import {RolePausable} from "./utils/RolePausable.sol";
 /// the agent lost), the poster claims once per run and receives min(cover - the agent's stake already slashed to the
 /// poster for that failure, the agent's coverage). No cover, nothing to claim; a rejection is the poster's own call
 /// and pays nothing. Withdrawals wait {withdrawalCooldown}; coverage that is pending withdrawal stays claimable until
-/// it is paid out.
+/// it is paid out, and is not paid out while the agent holds runs or within {CLAIM_WINDOW} of its last verified
+/// failure (an agent cannot request at claim time, drag the run past the cooldown and leave its posters nothing).
 /// @dev Invariant: `usdc.balanceOf(address(this)) == totalCoverage()` (barring direct transfers to the pool).
 /// The relayer (RELAYER_ROLE) submits owner and poster actions after the API verified their signed request.
 /// The withdrawal cooldown changes only through DEFAULT_ADMIN_ROLE (the governance timelock); PAUSER_ROLE (the
@@ -40,6 +41,9 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
     uint64 public constant MIN_WITHDRAWAL_COOLDOWN = 7 days;
     /// @notice Longest withdrawal cooldown governance may set.
     uint64 public constant MAX_WITHDRAWAL_COOLDOWN = 90 days;
+
+    /// @notice How long after an agent's verified failure its coverage stays in the pool for the poster's claim.
+    uint64 public constant CLAIM_WINDOW = 7 days;
 
     /// @inheritdoc IInsurancePool
     uint64 public withdrawalCooldown;
@@ -143,6 +147,7 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
         PendingWithdrawal memory p = _pending[agentId];
         if (p.amount == 0) revert InsurancePoolNoWithdrawal(agentId);
         if (block.timestamp < p.availableAt) revert InsurancePoolCooldownActive(agentId, p.availableAt);
+        _checkCoverageFree(agentId);
         uint256 amount = p.amount; // claims paid meanwhile already capped it at the coverage
         delete _pending[agentId];
         _coverage[agentId] -= amount;
@@ -256,6 +261,16 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
     }
 
     // --------------------------------------------------------------- internal
+
+    /// @dev Reverts while the agent's coverage backs runs it holds or failed recently (see {withdraw}).
+    function _checkCoverageFree(uint256 agentId) private view {
+        uint256 held = escrow.vault().locksOf(agentId);
+        if (held != 0) revert InsurancePoolAgentHoldsRuns(agentId, held);
+        uint256 failedAt = escrow.lastVerifiedFailureAt(agentId);
+        if (failedAt != 0 && block.timestamp < failedAt + CLAIM_WINDOW) {
+            revert InsurancePoolClaimWindowOpen(agentId, failedAt + CLAIM_WINDOW);
+        }
+    }
 
     /// @dev Reverts unless the caller is the agent's token owner or the relayer; returns the token owner.
     function _authorizeOwner(uint256 agentId) private view returns (address owner) {

@@ -124,6 +124,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     mapping(uint256 runId => RunData) private _runs;
     mapping(uint256 runId => Failure) private _failures;
     mapping(address account => uint256) private _credits;
+    mapping(uint256 agentId => uint256) private _lastVerifiedFailureAt;
 
     constructor(
         IERC20 usdc_,
@@ -392,6 +393,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         );
         _failures[runId] =
             Failure({agentId: uint64(agentId), kind: FailureKind.TimedOut, slashedToPoster: uint96(slashed)});
+        _lastVerifiedFailureAt[agentId] = block.timestamp;
         emit RunTimedOut(runId, agentId, slashed);
         _pay(poster, amount);
     }
@@ -445,6 +447,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
             uint256 slashed = vault.unlockAndSlash(agentId, _slashBps, poster, "dispute lost");
             _failures[runId] =
                 Failure({agentId: uint64(agentId), kind: FailureKind.DisputeLost, slashedToPoster: uint96(slashed)});
+            _lastVerifiedFailureAt[agentId] = block.timestamp;
             emit DisputeResolved(runId, agentId, false, slashed);
         }
     }
@@ -553,6 +556,11 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     {
         Failure memory f = _failures[runId];
         return (f.agentId, f.kind, f.slashedToPoster);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function lastVerifiedFailureAt(uint256 agentId) external view returns (uint256) {
+        return _lastVerifiedFailureAt[agentId];
     }
 
     /// @inheritdoc IRunEscrow

@@ -46,6 +46,10 @@ export const ERRORS = {
     message: "the contract is paused; try again later",
     alt: { status: 409, when: "a subscription change the paused SubscriptionVault refused" },
   },
+  COVERAGE_LOCKED: {
+    status: 409,
+    message: "the coverage backs runs the agent holds, or a run it failed within the claim window",
+  },
   COVERAGE_REQUIRED: { status: 403, message: "the run requires more insurance coverage" },
   COVER_ALREADY_SET: { status: 409, message: "the run's cover is already set" },
   COVER_MISMATCH: { status: 400, message: "the signed cover differs from the draft's" },

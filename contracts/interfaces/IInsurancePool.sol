@@ -38,6 +38,10 @@ interface IInsurancePool {
     error InsurancePoolCooldownActive(uint256 agentId, uint64 availableAt);
     error InsurancePoolInsufficientCoverage(uint256 agentId, uint256 available, uint256 requested);
     error InsurancePoolInvalidCooldown(uint64 cooldown);
+    /// @dev The agent holds runs (claimed, in progress, submitted, in revision or disputed): its coverage backs them.
+    error InsurancePoolAgentHoldsRuns(uint256 agentId, uint256 runsHeld);
+    /// @dev The agent failed a run recently: its posters may claim until `until`.
+    error InsurancePoolClaimWindowOpen(uint256 agentId, uint256 until);
 
     /// @notice Cooldown between a withdrawal request and its payout (14 days at deployment; set by governance).
     function withdrawalCooldown() external view returns (uint64);
@@ -49,7 +53,8 @@ interface IInsurancePool {
         external;
     /// @notice The agent's token owner (or the relayer for it) asks to withdraw; claimable after the cooldown.
     function requestWithdrawal(uint256 agentId, uint256 amount) external;
-    /// @notice Pays the pending withdrawal (less any claims paid meanwhile) to the token owner.
+    /// @notice Pays the pending withdrawal (less any claims paid meanwhile) to the token owner; refused while the agent
+    /// holds runs and for {CLAIM_WINDOW} after its last verified failure, so the posters it failed can claim first.
     function withdraw(uint256 agentId) external;
     /// @notice The run's poster declares `amount` of agreed damages for `runId`: only while the run is Open and was
     /// never claimed, once. Caller: the poster.

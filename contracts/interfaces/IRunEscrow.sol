@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IStakeVault} from "./IStakeVault.sol";
+
 /// @title AgentHub run (bounty) escrow
 /// @notice Holds each run's reward plus the platform fee (5% unless governance changed it, rounded up) from
 /// funding until it is paid, refunded or kept. Kept fees accrue here until {sweepFees} sends them to the treasury in one transfer; a payment that
@@ -230,6 +232,11 @@ interface IRunEscrow {
     function failedAgentOf(uint256 runId) external view returns (uint256);
     /// @notice The run's last failure: the agent, how it failed, and the stake slashed to the poster for it.
     function failureOf(uint256 runId) external view returns (uint256 agentId, FailureKind kind, uint256 slashedToPoster);
+    /// @notice When `agentId` last failed a run in a way insurance pays for (a timeout, a lost dispute); 0 if never.
+    /// The insurance pool keeps the agent's coverage in place for a claim window after it.
+    function lastVerifiedFailureAt(uint256 agentId) external view returns (uint256);
+    /// @notice The stake vault that locks an agent's stake while it holds runs and is slashed on its failures.
+    function vault() external view returns (IStakeVault);
     /// @notice Everything the escrow owes: reward + fee of runs still held, accrued fees and credits; equals its
     /// USDC balance.
     function totalOwed() external view returns (uint256);

@@ -13,6 +13,29 @@ contract MockRunEscrow {
 
     mapping(uint256 => IRunEscrow.Run) private _runs;
     mapping(uint256 => Failure) private _failures;
+    mapping(uint256 => uint256) private _locks;
+    mapping(uint256 => uint256) private _lastVerifiedFailureAt;
+
+    /// @dev Stands in for the stake vault too (the pool asks `vault().locksOf`).
+    function vault() external view returns (address) {
+        return address(this);
+    }
+
+    function setLocks(uint256 agentId, uint256 locks) external {
+        _locks[agentId] = locks;
+    }
+
+    function locksOf(uint256 agentId) external view returns (uint256) {
+        return _locks[agentId];
+    }
+
+    function setLastVerifiedFailureAt(uint256 agentId, uint256 at) external {
+        _lastVerifiedFailureAt[agentId] = at;
+    }
+
+    function lastVerifiedFailureAt(uint256 agentId) external view returns (uint256) {
+        return _lastVerifiedFailureAt[agentId];
+    }
 
     function setRun(uint256 runId, address poster, uint128 reward, uint128 fee, uint256 agentId) external {
         IRunEscrow.Run storage r = _runs[runId];

@@ -248,4 +248,56 @@ describe("InsurancePool with the core contracts", () => {
     );
     await assertInvariant(ctx);
   });
+  it("coverage cannot leave while the agent holds a covered run, nor in the claim window after it failed it", async () => {
+    const ctx = await networkHelpers.loadFixture(deployWithInsurance);
+    const { pool, escrow, vault, usdc, publicClient, agent, wallets } = ctx;
+    const { poster, agentOwner } = wallets;
+    await stakeCoverage(ctx, agent, agentOwner, usd(100n));
+    const runId = await createFundedRun(ctx, poster.account.address, usd(50n), { maxRevisions: 3 });
+    const cover = usd(80n);
+    await declareCover(ctx, runId, cover);
+    await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
+    // The attack: ask for everything back at claim time, then drag the run past the 14-day cooldown.
+    await wait(publicClient, pool.write.requestWithdrawal([agent, usd(100n)], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.submit([runId, bytes32("draft")], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.requestRevision([runId], { account: poster.account }));
+    await networkHelpers.time.increase(15n * DAY);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.withdraw([agent], { account: agentOwner.account }),
+      pool,
+      "InsurancePoolAgentHoldsRuns",
+      [agent, 1n],
+    );
+
+    const slashed = (await vault.read.stakeOf([agent])) / 2n;
+    await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
+    const failedAt = (await publicClient.getBlock()).timestamp; // automine: the slash's block
+    assert.equal(await escrow.read.lastVerifiedFailureAt([agent]), failedAt);
+    assert.equal(await vault.read.locksOf([agent]), 0n);
+    // The run ended, but its poster has not claimed yet: the agent's next transaction still cannot take the money.
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      pool.write.withdraw([agent], { account: agentOwner.account }),
+      pool,
+      "InsurancePoolClaimWindowOpen",
+      [agent, failedAt + 7n * DAY],
+    );
+    const posterBefore = await usdc.read.balanceOf([poster.account.address]);
+    await wait(publicClient, pool.write.claim([runId], { account: poster.account }));
+    const paid = cover - slashed;
+    assert.equal(await usdc.read.balanceOf([poster.account.address]), posterBefore + paid);
+
+    // After the window the rest is the owner's again (the pending amount was capped by the claim).
+    await networkHelpers.time.increaseTo(failedAt + 7n * DAY - 2n); // the next block: the window's last second
+    await viem.assertions.revertWithCustomError(
+      pool.write.withdraw([agent], { account: agentOwner.account }),
+      pool,
+      "InsurancePoolClaimWindowOpen",
+    );
+    await networkHelpers.mine(); // refused calls mine nothing: the next block is the window's end
+    const ownerBefore = await usdc.read.balanceOf([agentOwner.account.address]);
+    await wait(publicClient, pool.write.withdraw([agent], { account: agentOwner.account }));
+    assert.equal(await usdc.read.balanceOf([agentOwner.account.address]), ownerBefore + usd(100n) - paid);
+    assert.equal(await pool.read.coverageOf([agent]), 0n);
+    await assertInvariant(ctx);
+  });
 });

@@ -347,6 +347,43 @@ describe("InsurancePool", () => {
       await pool.write.requestWithdrawal([1n, usd(40)], { account: agentOwner.account });
     });
 
+    it("withdraw waits while the agent holds runs and for CLAIM_WINDOW after its last verified failure", async () => {
+      const ctx = await loadFixture(staked);
+      const { pool, usdc, escrow, agentOwner } = ctx;
+      await pool.write.requestWithdrawal([1n, usd(60)], { account: agentOwner.account });
+      const [, availableAt] = await pool.read.pendingWithdrawal([1n]);
+      await time.increaseTo(availableAt);
+      await escrow.write.setLocks([1n, 2n]);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.withdraw([1n], { account: agentOwner.account }),
+        pool,
+        "InsurancePoolAgentHoldsRuns",
+        [1n, 2n],
+      );
+      await escrow.write.setLocks([1n, 0n]);
+      const window = await pool.read.CLAIM_WINDOW();
+      assert.equal(window, 7n * 24n * 3600n);
+      const failedAt = BigInt(await time.latest());
+      await escrow.write.setLastVerifiedFailureAt([1n, failedAt]);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        pool.write.withdraw([1n], { account: agentOwner.account }),
+        pool,
+        "InsurancePoolClaimWindowOpen",
+        [1n, failedAt + window],
+      );
+      await time.increaseTo(failedAt + window - 2n); // the next block is the last second of the window
+      await viem.assertions.revertWithCustomError(
+        pool.write.withdraw([1n], { account: agentOwner.account }),
+        pool,
+        "InsurancePoolClaimWindowOpen",
+      );
+      await networkHelpers.mine(); // refused calls mine nothing: the next block is the window's end
+      const before = await usdc.read.balanceOf([agentOwner.account.address]);
+      await pool.write.withdraw([1n], { account: agentOwner.account });
+      assert.equal(await usdc.read.balanceOf([agentOwner.account.address]), before + usd(60));
+      await assertInvariant(ctx, [1n, 2n]);
+    });
+
     it("the relayer may request and withdraw for the owner; funds go to the token owner", async () => {
       const ctx = await loadFixture(staked);
       const { pool, usdc, relayer, agentOwner } = ctx;

@@ -47,6 +47,7 @@ function fails(res: { status: number; body: any }, status: number, code: string)
   assert.equal(res.status, status, JSON.stringify(res.body));
   assert.equal(res.body.error.code, code, JSON.stringify(res.body));
   assert.equal(typeof res.body.error.message, "string");
+  return res.body;
 }
 
 const poolTotal = () =>
@@ -526,11 +527,17 @@ describe("insurance: claims pay agreed damages after a verified loss, once per r
     const id = run.bountyId;
     assert.equal(await usdcBalance(poster.address), start - 31_500_000n);
     ok(await claim(agent.owner.key, agent.owner.address, id, agent.agentId));
-    await increaseTime(7 * DAY + 60);
+    // The agent asks for all its coverage back at claim time and lets the run outlast the 14-day cooldown: the
+    // coverage backs the run it holds, so it stays.
+    ok(await withdraw(agent.owner.key, agent.agentId, "request", 50_000_000n));
+    await increaseTime(COOLDOWN + 60);
+    fails(await withdraw(agent.owner.key, agent.agentId, "complete"), 409, "COVERAGE_LOCKED");
     const timedOut = ok(await step(poster.key, id, "timeout-slash", "timeout-slash"));
     assert.equal(timedOut.run.state, "TIMED_OUT");
     const afterTimeout = await usdcBalance(poster.address);
     assert.equal(afterTimeout, start + 10_000_000n, "the deposit back (31.5) + half of the 20 USDC stake");
+    const locked = fails(await withdraw(agent.owner.key, agent.agentId, "complete"), 409, "COVERAGE_LOCKED");
+    assert.match(locked.error.message, /InsurancePoolClaimWindowOpen/, "the run ended: its poster may still claim");
 
     const claims = ok(await api("GET", `/api/insurance/bounty/${id}/claims`));
     assert.equal(claims.failureKind, "TIMED_OUT");
@@ -562,6 +569,15 @@ describe("insurance: claims pay agreed damages after a verified loss, once per r
     assert.equal(await usdcBalance(pool), await poolTotal());
     fails(await api("GET", "/api/insurance/bounty/999999/claims"), 404, "RUN_NOT_FOUND");
     fails(await api("GET", "/api/insurance/bounty/0/claims"), 400, "VALIDATION_ERROR");
+
+    // After the claim window the rest (the pending 50 capped to the 35 left) is the owner's.
+    await increaseTime(7 * DAY + 60);
+    const ownerBefore = await usdcBalance(agent.owner.address);
+    const done = ok(await withdraw(agent.owner.key, agent.agentId, "complete"));
+    assert.equal(done.amountUsdc, "35000000");
+    assert.equal(await usdcBalance(agent.owner.address), ownerBefore + 35_000_000n);
+    assert.equal(await coverageOnChain(agent.agentId), 0n);
+    assert.equal(await usdcBalance(pool), await poolTotal());
   });
 
   it("no cover declared: a timeout's refund and slash are all the poster gets (409 NO_COVER_DECLARED)", async () => {

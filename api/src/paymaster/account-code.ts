@@ -25,7 +25,7 @@ const ownerAbi = parseAbi(["function owner() view returns (address)"]);
 
 /** `0xef0100 ++ delegate` as an EOA's code under EIP-7702, or undefined for any other code. */
 export function delegateOf(code: Hex | undefined): Address | undefined {
-  if (!code || code.length !== 48 || !code.toLowerCase().startsWith(DELEGATION_PREFIX)) return undefined;
+  if (code?.length !== 48 || !code.toLowerCase().startsWith(DELEGATION_PREFIX)) return undefined;
   return getAddress(`0x${code.slice(8)}`);
 }
 

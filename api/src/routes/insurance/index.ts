@@ -56,6 +56,8 @@ const REVERTS: RevertCodes = {
   InsurancePoolWithdrawalPending: "WITHDRAWAL_PENDING",
   InsurancePoolNoWithdrawal: "NO_PENDING_WITHDRAWAL",
   InsurancePoolCooldownActive: "WITHDRAWAL_NOT_READY",
+  InsurancePoolAgentHoldsRuns: "COVERAGE_LOCKED",
+  InsurancePoolClaimWindowOpen: "COVERAGE_LOCKED",
   InsurancePoolInsufficientCoverage: "INSUFFICIENT_COVERAGE",
   InsurancePoolAlreadyClaimed: "ALREADY_CLAIMED",
   InsurancePoolNoCoverage: "NO_COVERAGE",

@@ -5,7 +5,7 @@
 // damages, once per run".
 import { InsurancePoolAbi } from "@agenthub/common/generated/abis";
 import { runCoverTypedData } from "@agenthub/sdk/protocol";
-import { type Address, type Hex, isAddressEqual } from "viem";
+import type { Address, Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError } from "../../errors.ts";
 import { type RevertCodes, relayMapped } from "../../lib/relay-mapped.ts";
