@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { baseDomain, orgSiteUrl } from "../src/lib/site-url.ts";
+import { brandCss, brandOf, escapeHtml, pageCsp } from "../src/routes/white-label/brand.ts";
 import { siteHostOf } from "../src/routes/white-label/index.ts";
-import { brandCss, brandOf, escapeHtml, pageCsp } from "../src/routes/white-label/pages.ts";
 
 const env = { PUBLIC_URL: "https://api.agenthub.example", ORG_BASE_DOMAIN: "agents.example.com" };
 

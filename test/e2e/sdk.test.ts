@@ -245,7 +245,11 @@ describe("sdk: subscriptions", () => {
     assert.equal((await hub.subscriptions.resume(id, subscriber.account)).subscription.status, "ACTIVE");
     const cancelled = await hub.subscriptions.cancel(id, subscriber.account);
     assert.equal(cancelled.subscription.status, "CANCELLED");
-    const { runs } = await hub.subscriptions.runs(id, { limit: 100 });
+    // A slot the scheduler reserved before the cancel is either created on chain or released; count once settled.
+    const runs = await waitUntil("every reserved slot created or released", async () => {
+      const { runs } = await hub.subscriptions.runs(id, { limit: 100 });
+      return runs.every((r) => r.status === "CREATED") ? runs : undefined;
+    });
     const refunded = BigInt(cancelled.refunded ?? "-1");
     assert.equal(refunded, perRun * 3n - perRun * BigInt(runs.length));
     assert.equal(

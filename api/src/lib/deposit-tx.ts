@@ -1,13 +1,20 @@
-// Verifies a user-submitted deposit transaction (the wallet paid gas itself) from its receipt: shared by the
-// StakeVault stake (POST /api/agents/:id/stake) and the insurance stake (POST /api/insurance/stake).
+// Transactions users sent themselves (the wallet paid gas), judged from their receipts: the receipt lookups every
+// "give us your txHash" path shares, and the deposit check of the StakeVault stake (POST /api/agents/:id/stake)
+// and the insurance stake (POST /api/insurance/stake).
 import { type Abi, type Address, type Hex, isAddressEqual, parseEventLogs, type TransactionReceipt } from "viem";
 import type { Deps } from "../context.ts";
 import { apiError } from "../errors.ts";
 
-/** The mined, successful receipt of `hash`; 400 TX_NOT_FOUND / TX_FAILED otherwise. */
-export async function confirmedReceipt(deps: Deps, hash: Hex): Promise<TransactionReceipt> {
+/** The mined receipt of `hash`, successful or not; 400 TX_NOT_FOUND otherwise. */
+export async function minedReceipt(deps: Pick<Deps, "chain">, hash: Hex): Promise<TransactionReceipt> {
   const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
   if (!receipt) throw apiError("TX_NOT_FOUND", `no confirmed transaction ${hash}`);
+  return receipt;
+}
+
+/** The mined, successful receipt of `hash`; 400 TX_NOT_FOUND / TX_FAILED otherwise. */
+export async function confirmedReceipt(deps: Pick<Deps, "chain">, hash: Hex): Promise<TransactionReceipt> {
+  const receipt = await minedReceipt(deps, hash);
   if (receipt.status !== "success") throw apiError("TX_FAILED", `transaction ${hash} reverted`);
   return receipt;
 }

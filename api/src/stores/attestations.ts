@@ -29,12 +29,6 @@ export async function attestationParty(deps: StoreDeps, agent: number) {
   return r.rows[0];
 }
 
-/** Whether the indexer knows agent `agent`. */
-export async function agentExists(deps: StoreDeps, agent: number): Promise<boolean> {
-  const r = await deps.pool.query(`select 1 from ${deps.views.names.agent} where id = $1`, [agent]);
-  return (r.rowCount ?? 0) > 0;
-}
-
 /** Deletes what an unsettled payment bought; returns the subjects whose reputation changes. */
 export async function deleteBoughtWith(deps: Pick<Deps, "pool">, payer: string, nonce: string): Promise<number[]> {
   const { rows } = await deps.pool.query<{ subject_id: string }>(

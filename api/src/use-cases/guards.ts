@@ -6,18 +6,20 @@ import { type ApiError, errors } from "../errors.ts";
 import { type AgentRecord, findAgent } from "../stores/agents.ts";
 import { agentFacts } from "../stores/verifications.ts";
 
+/** What a read of agent `id` found, or 404 AGENT_NOT_FOUND (for reads of their own shape, e.g. the agent page). */
+export function foundAgent<T>(found: T | undefined, id: number | bigint | string): T {
+  if (!found) throw errors.agentNotFound(id.toString());
+  return found;
+}
+
 /** The agent `id`, or 404 AGENT_NOT_FOUND. */
 export async function requireAgent(deps: Pick<Deps, "pool" | "views">, id: number | bigint): Promise<AgentRecord> {
-  const agent = await findAgent(deps, id);
-  if (!agent) throw errors.agentNotFound(id.toString());
-  return agent;
+  return foundAgent(await findAgent(deps, id), id);
 }
 
 /** The agent's on-chain facts (wallet, owner, registration), or 404 AGENT_NOT_FOUND: a lighter read than requireAgent. */
 export async function requireAgentFacts(deps: Deps, id: number | string) {
-  const facts = await agentFacts(deps, Number(id));
-  if (!facts) throw errors.agentNotFound(id.toString());
-  return facts;
+  return foundAgent(await agentFacts(deps, Number(id)), id);
 }
 
 /**

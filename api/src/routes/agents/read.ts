@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { errors } from "../../errors.ts";
-import { chainClock } from "../../lib/chain-time.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
-import { findAgentDetail, listAgents } from "../../stores/agents.ts";
-import { requireAgent } from "../../use-cases/guards.ts";
+import { listAgents } from "../../stores/agents.ts";
+import { agentCard } from "../../use-cases/agents/agent-card.ts";
+import { getAgent } from "../../use-cases/agents/get-agent.ts";
 import { agentDetail, agentIdParam, agentListItem } from "./schemas.ts";
 import { toDetail, toListItem } from "./views.ts";
 
@@ -44,45 +43,7 @@ export const readRoutes = router()
     return c.json({ agents: agents.map(toListItem), pagination: paginationOf(page, limit, total) }, 200);
   })
   .openapi(detailRoute, async (c) => {
-    const deps = c.get("deps");
-    const { id } = c.req.valid("param");
-    const [found, now, { minStake }] = await Promise.all([
-      findAgentDetail(deps, id),
-      chainClock(deps).now(),
-      deps.params.current(),
-    ]);
-    if (!found) throw errors.agentNotFound(id);
-    return c.json(toDetail(found.agent, now, minStake, found.slashes), 200);
+    const { agent, now, minStake, slashes } = await getAgent(c.get("deps"), c.req.valid("param"));
+    return c.json(toDetail(agent, now, minStake, slashes), 200);
   })
-  .openapi(cardRoute, async (c) => {
-    const deps = c.get("deps");
-    const { id } = c.req.valid("param");
-    const agent = await requireAgent(deps, id);
-    const base = deps.env.PUBLIC_URL;
-    return c.json(
-      {
-        protocolVersion: "0.3.0",
-        name: agent.profile.name,
-        description: agent.profile.description,
-        url: agent.profile.endpoints.a2a ?? agent.profile.endpoints.webhook ?? `${base}/api/agents/${id}`,
-        version: "1.0.0",
-        provider: { organization: "AgentHub", url: base },
-        capabilities: { streaming: false, pushNotifications: Boolean(agent.profile.endpoints.webhook) },
-        defaultInputModes: ["application/json"],
-        defaultOutputModes: ["application/json"],
-        skills: agent.profile.capabilities.map((cap) => ({
-          id: cap,
-          name: cap,
-          tags: [...agent.profile.domains, ...agent.profile.tools],
-        })),
-        registrations: [
-          {
-            agentId: id,
-            agentRegistry: `eip155:${deps.deployments.chainId}:${deps.deployments.contracts.AgentIdentity.address}`,
-          },
-        ],
-        registrationFile: agent.metadataUri,
-      },
-      200,
-    );
-  });
+  .openapi(cardRoute, async (c) => c.json(await agentCard(c.get("deps"), c.req.valid("param")), 200));

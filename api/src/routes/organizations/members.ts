@@ -7,16 +7,11 @@ import { changeMemberRole } from "../../use-cases/organizations/change-member-ro
 import { issueMemberKey } from "../../use-cases/organizations/issue-member-key.ts";
 import { listOrgMembers } from "../../use-cases/organizations/list-members.ts";
 import { removeMember } from "../../use-cases/organizations/remove-member.ts";
-import { memberRole, memberView, orgIdParam } from "./schemas.ts";
+import { memberRole, memberView, memberWithKey, orgIdParam, orgItemParam } from "./schemas.ts";
 import { memberOut } from "./views.ts";
 
 const tags = ["organizations"];
-const memberIdParam = orgIdParam.extend({
-  memberId: z
-    .string()
-    .max(64)
-    .openapi({ param: { name: "memberId", in: "path" } }),
-});
+const memberIdParam = orgItemParam("memberId");
 
 const addMemberRoute = createRoute({
   method: "post",
@@ -26,7 +21,7 @@ const addMemberRoute = createRoute({
   summary:
     "Add a team member; the answer carries the member's own API key (ah_member_..., shown once), which acts with the member's role",
   responses: {
-    201: json(memberView.extend({ apiKey: z.string() }), "Member and their key"),
+    201: json(memberWithKey, "Member and their key"),
     ...errorResponses(400, 401, 403, 404, 409),
   },
 });
@@ -60,7 +55,7 @@ const memberKeyRoute = createRoute({
   summary: "Issue a new API key for a member (shown once); the member's earlier keys stop working at once",
   request: { params: memberIdParam },
   responses: {
-    200: json(memberView.extend({ apiKey: z.string() }), "Member with the new key"),
+    200: json(memberWithKey, "Member with the new key"),
     ...errorResponses(401, 403, 404),
   },
 });

@@ -18,7 +18,7 @@ import {
   patchBody,
   statsView,
 } from "./schemas.ts";
-import { dnsRecords, organizationOut } from "./views.ts";
+import { brandingOut, createdOut, organizationOut } from "./views.ts";
 
 const tags = ["organizations"];
 
@@ -131,51 +131,17 @@ export const organizationCoreRoutes = router()
   .openapi(createRoute_, async (c) => {
     const deps = c.get("deps");
     const body = c.req.valid("json");
-    const { org, credentials } = await createOrganization(deps, {
-      ...body,
-      branding: body.branding ?? body.config?.branding ?? {},
-    });
-    const view = organizationOut(deps, org);
-    if (body.subdomain !== undefined) {
-      return c.json(
-        {
-          id: org.id,
-          name: org.name,
-          subdomain: org.subdomain,
-          apiKey: credentials.live,
-          testApiKey: credentials.test,
-          apiSecret: credentials.secret,
-          dashboard: view.dashboard,
-          createdAt: view.createdAt,
-          plan: org.plan,
-          isolation: org.isolation,
-        },
-        201,
-      );
-    }
-    const records = dnsRecords(deps, org);
-    return c.json(
-      {
-        organization: view,
-        credentials: { apiKey: credentials.live, apiSecret: credentials.secret, testApiKey: credentials.test },
-        ...(records.length ? { dnsRecords: records } : {}),
-        message: `Organization ${org.name} created on the ${org.plan} plan. Store the credentials now: they are shown only once.${records.length ? ` Publish the DNS records, then POST /api/organizations/${org.id}/domain/verify.` : ""}`,
-      },
-      201,
-    );
+    const branding = body.branding ?? body.config?.branding ?? {};
+    const created = await createOrganization(deps, { ...body, branding });
+    return c.json(createdOut(deps, created, body.subdomain !== undefined), 201);
   })
   .openapi(getRoute, async (c) => {
     const org = await getOrganization(c.get("deps"), c.req.valid("param"));
     return c.json(organizationOut(c.get("deps"), org), 200);
   })
-  .openapi(brandingRoute, async (c) => {
-    const o = await getOrganization(c.get("deps"), c.req.valid("param"));
-    const domain = o.domainStatus === "active" ? o.domain : null;
-    return c.json(
-      { organization: { id: o.id, name: o.name, subdomain: o.subdomain, domain }, branding: o.branding },
-      200,
-    );
-  })
+  .openapi(brandingRoute, async (c) =>
+    c.json(brandingOut(await getOrganization(c.get("deps"), c.req.valid("param"))), 200),
+  )
   .openapi(patchRoute, async (c) => {
     const deps = c.get("deps");
     const { id } = c.req.valid("param");
@@ -196,8 +162,6 @@ export const organizationCoreRoutes = router()
     );
   })
   .openapi(statsRoute, async (c) => {
-    const deps = c.get("deps");
     const { id } = c.req.valid("param");
-    await getOrganization(deps, { id });
-    return c.json(await organizationStats(deps, { orgId: id }), 200);
+    return c.json(await organizationStats(c.get("deps"), { orgId: id }), 200);
   });

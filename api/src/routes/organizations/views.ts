@@ -5,6 +5,7 @@ import { effectiveQuotas, PLANS } from "../../domain/plans.ts";
 import { orgSiteUrl, subdomainHost } from "../../lib/site-url.ts";
 import type { MemberRow } from "../../stores/org-members.ts";
 import type { OrgRow } from "../../stores/organizations.ts";
+import type { CreatedOrganization } from "../../use-cases/organizations/create-organization.ts";
 import { TXT_PREFIX, txtValue } from "../../use-cases/organizations/verify-domain.ts";
 import type { organizationView } from "./schemas.ts";
 
@@ -45,6 +46,46 @@ export function organizationOut(deps: Env, o: OrgRow): z.infer<typeof organizati
     },
   };
 }
+
+/**
+ * A new organization and its credentials (shown only now): variant A (created with a subdomain) flat, variant B
+ * nested, with the DNS records its custom domain needs.
+ */
+export function createdOut(deps: Env, { org, credentials }: CreatedOrganization, variantA: boolean) {
+  const view = organizationOut(deps, org);
+  if (variantA) {
+    return {
+      id: org.id,
+      name: org.name,
+      subdomain: org.subdomain,
+      apiKey: credentials.live,
+      testApiKey: credentials.test,
+      apiSecret: credentials.secret,
+      dashboard: view.dashboard,
+      createdAt: view.createdAt,
+      plan: org.plan,
+      isolation: org.isolation,
+    };
+  }
+  const records = dnsRecords(deps, org);
+  return {
+    organization: view,
+    credentials: { apiKey: credentials.live, apiSecret: credentials.secret, testApiKey: credentials.test },
+    ...(records.length ? { dnsRecords: records } : {}),
+    message: `Organization ${org.name} created on the ${org.plan} plan. Store the credentials now: they are shown only once.${records.length ? ` Publish the DNS records, then POST /api/organizations/${org.id}/domain/verify.` : ""}`,
+  };
+}
+
+/** The public branding (white-label front ends): the custom domain only once it is active. */
+export const brandingOut = (o: OrgRow) => ({
+  organization: {
+    id: o.id,
+    name: o.name,
+    subdomain: o.subdomain,
+    domain: o.domainStatus === "active" ? o.domain : null,
+  },
+  branding: o.branding,
+});
 
 export const memberOut = (m: MemberRow) => ({
   id: m.id,

@@ -8,15 +8,10 @@ import { createWebhook } from "../../use-cases/organizations/create-webhook.ts";
 import { removeWebhook } from "../../use-cases/organizations/delete-webhook.ts";
 import { listOrgWebhooks } from "../../use-cases/organizations/list-webhooks.ts";
 import { listDeliveries } from "../../use-cases/organizations/webhook-deliveries.ts";
-import { deliveryView, orgIdParam, webhookBody, webhookView } from "./schemas.ts";
+import { deliveryView, orgIdParam, orgItemParam, webhookBody, webhookView } from "./schemas.ts";
 
 const tags = ["organizations"];
-const webhookParam = orgIdParam.extend({
-  webhookId: z
-    .string()
-    .max(64)
-    .openapi({ param: { name: "webhookId", in: "path" } }),
-});
+const webhookParam = orgItemParam("webhookId");
 
 const createRoute_ = createRoute({
   method: "post",

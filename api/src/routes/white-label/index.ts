@@ -5,26 +5,15 @@
 import { isIP } from "node:net";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../context.ts";
-import { activeStake } from "../../domain/agent-status.ts";
-import { chainClock } from "../../lib/chain-time.ts";
 import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
 import { baseDomain, siteOrigin } from "../../lib/site-url.ts";
-import { statusOf } from "../../stores/agents.ts";
 import type { OrgRow } from "../../stores/organizations.ts";
-import { orgDirectoryEntry, orgDirectoryPage } from "../../use-cases/organizations/org-directory.ts";
+import { siteAgent } from "../../use-cases/organizations/site-agent.ts";
+import { siteDirectory } from "../../use-cases/organizations/site-directory.ts";
 import { siteLandingFacts, siteOrganization } from "../../use-cases/organizations/white-label-site.ts";
 import { CLAIM_CODE_PATTERN } from "../claim-page.ts";
-import {
-  agentPage,
-  type Brand,
-  brandCss,
-  brandOf,
-  claimPage,
-  directoryPage,
-  landingPage,
-  notFoundPage,
-  pageCsp,
-} from "./pages.ts";
+import { type Brand, brandCss, brandOf, pageCsp } from "./brand.ts";
+import { agentPage, claimPage, directoryPage, landingPage, notFoundPage } from "./pages.ts";
 
 const SUBDOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
 const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
@@ -88,31 +77,10 @@ async function render(c: Context<AppEnv>, org: OrgRow, origin: string): Promise<
   if (path.startsWith("/agents/")) {
     const idText = path.slice("/agents/".length);
     const id = /^\d{1,15}$/.test(idText) ? Number(idText) : null;
-    const agent = id === null ? null : await orgDirectoryEntry(deps, { orgId: org.id, agentId: id });
+    const agent = id === null ? null : await siteAgent(deps, { orgId: org.id, agentId: id });
     pageHeaders(c, brand);
     if (!agent) return c.html(notFoundPage(brand, "No such agent in this directory."), 404);
-    const [now, { minStake }] = await Promise.all([chainClock(deps).now(), deps.params.current()]);
-    const usdc = activeStake(agent.stake);
-    return c.html(
-      agentPage(brand, {
-        id: agent.id,
-        name: agent.profile.name,
-        description: agent.profile.description,
-        status: statusOf(agent, now, minStake),
-        score: agent.score,
-        completions: agent.completions,
-        stakedUsdc: `${usdc / 1_000_000n}.${(usdc % 1_000_000n).toString().padStart(6, "0")}`,
-        claimed: agent.claimed,
-        owner: agent.owner,
-        wallet: agent.wallet,
-        capabilities: agent.profile.capabilities,
-        programmingLangs: agent.profile.programmingLangs,
-        domains: agent.profile.domains,
-        tools: agent.profile.tools,
-        organization: agent.orgId ?? org.id,
-        sharedBy: agent.orgId && agent.orgId !== org.id ? agent.orgId : null,
-      }),
-    );
+    return c.html(agentPage(brand, agent));
   }
   if (path === "/agents") {
     const query = new URL(c.req.url).searchParams;
@@ -125,32 +93,10 @@ async function render(c: Context<AppEnv>, org: OrgRow, origin: string): Promise<
       return badQuery(c, brand, "capability is at most 100 characters");
     }
     const page = Number(pageParam);
-    const [found, now, { minStake }] = await Promise.all([
-      orgDirectoryPage(deps, {
-        orgId: org.id,
-        capabilities: capability === null ? [] : [capability],
-        domain: null,
-        limit: PAGE_SIZE,
-        offset: (page - 1) * PAGE_SIZE,
-      }),
-      chainClock(deps).now(),
-      deps.params.current(),
-    ]);
+    const found = await siteDirectory(deps, { orgId: org.id, capability, page, pageSize: PAGE_SIZE });
     pageHeaders(c, brand);
-    return c.html(
-      directoryPage(
-        brand,
-        found.agents.map(({ record, orgId }) => ({
-          id: record.id,
-          name: record.profile.name,
-          status: statusOf(record, now, minStake),
-          score: record.score,
-          capabilities: record.profile.capabilities,
-          organization: orgId,
-        })),
-        { page, pages: Math.ceil(found.total / PAGE_SIZE), total: found.total, capability },
-      ),
-    );
+    const pages = Math.ceil(found.total / PAGE_SIZE);
+    return c.html(directoryPage(brand, found.rows, { page, pages, total: found.total, capability }));
   }
   const facts = await siteLandingFacts(deps, { orgId: org.id });
   pageHeaders(c, brand);

@@ -1,20 +1,12 @@
 // The proposer cancels its pending proposal itself: without a transaction hash the Governor's cancel() to send is
 // answered (only the proposer, only while pending); with one, the mined transaction must have canceled it.
-import {
-  type Address,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  isAddressEqual,
-  keccak256,
-  parseEventLogs,
-  toBytes,
-} from "viem";
+import { type Address, encodeFunctionData, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError } from "../../errors.ts";
+import { minedReceipt } from "../../lib/deposit-tx.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
 import { proposalCanceledIndexed } from "../../stores/governance.ts";
-import { governor } from "./contracts.ts";
+import { governor, proposalCall } from "./contracts.ts";
 import { getProposal, type Proposal } from "./proposals.ts";
 
 export interface CancelProposalParameters {
@@ -41,22 +33,12 @@ export async function cancelProposal(deps: Deps, p: CancelProposalParameters): P
     if (current.status !== "pending") {
       throw apiError("PROPOSAL_NOT_PENDING", `proposal ${id} is ${current.status}; only a pending one can be canceled`);
     }
-    const data = encodeFunctionData({
-      abi: g.abi,
-      functionName: "cancel",
-      args: [
-        current.targets.map((t) => getAddress(t)),
-        current.values.map((v) => BigInt(v)),
-        current.calldatas as Hex[],
-        keccak256(toBytes(current.description)),
-      ],
-    });
+    const data = encodeFunctionData({ abi: g.abi, functionName: "cancel", args: proposalCall(current) });
     return { kind: "prepared", proposal: current, transaction: { to: g.address, data } };
   }
 
   const hash = p.txHash as Hex;
-  const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (!receipt) throw apiError("TX_NOT_FOUND", `no confirmed transaction ${hash}`);
+  const receipt = await minedReceipt(deps, hash);
   if (receipt.status !== "success") {
     if (current.status !== "pending" && current.status !== "canceled") {
       throw apiError("PROPOSAL_NOT_PENDING", `proposal ${id} is ${current.status}; the cancel reverted`);

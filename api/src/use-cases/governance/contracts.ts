@@ -1,7 +1,7 @@
 // The Governor and its token as the governance use cases read them: state, tallies, eta and votes come from the
 // contracts (chain wins over the index).
 import { AgentHubGovernorAbi, AgentHubTokenAbi } from "@agenthub/common/generated/abis";
-import type { Address } from "viem";
+import { type Address, getAddress, type Hex, keccak256, toBytes } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError } from "../../errors.ts";
 import { PROPOSAL_STATES, type ProposalStatus } from "../../stores/governance.ts";
@@ -14,6 +14,21 @@ export const token = (deps: Deps) => ({
   address: deps.deployments.contracts.AgentHubToken.address,
   abi: AgentHubTokenAbi,
 });
+
+/** What identifies a proposal to the Governor: (targets, values, calldatas, descriptionHash). */
+export function proposalCall(p: {
+  targets: string[];
+  values: (string | number)[];
+  calldatas: string[];
+  description: string;
+}) {
+  return [
+    p.targets.map((t) => getAddress(t)),
+    p.values.map((v) => BigInt(v)),
+    p.calldatas as Hex[],
+    keccak256(toBytes(p.description)),
+  ] as const;
+}
 
 export async function stateOf(deps: Deps, id: bigint): Promise<ProposalStatus> {
   const s = await deps.chain.readContract({ ...governor(deps), functionName: "state", args: [id] });

@@ -1,20 +1,12 @@
 // Proposals the proposer submits itself (the Governor makes msg.sender the proposer): without a transaction hash
 // the proposal is checked (threshold, duplicate) and the propose() transaction to send is answered; with one, the
 // mined transaction must have created exactly this proposal by the bearer, and it is recorded once.
-import {
-  type Address,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  isAddressEqual,
-  keccak256,
-  parseEventLogs,
-  toBytes,
-} from "viem";
+import { type Address, encodeFunctionData, type Hex, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError } from "../../errors.ts";
+import { minedReceipt } from "../../lib/deposit-tx.ts";
 import { recordProposal } from "../../stores/governance.ts";
-import { governor, insufficientVotes, proposerVotes } from "./contracts.ts";
+import { governor, insufficientVotes, proposalCall, proposerVotes } from "./contracts.ts";
 import { getProposal, type Proposal } from "./proposals.ts";
 
 export interface ProposeParameters {
@@ -39,10 +31,7 @@ export type ProposeReturnType =
   | { kind: "recorded"; proposal: Proposal; txHash: Hex };
 
 export async function propose(deps: Deps, p: ProposeParameters): Promise<ProposeReturnType> {
-  const targets = p.targets.map((t) => getAddress(t));
-  const values = p.values.map((v) => BigInt(v));
-  const calldatas = p.calldatas as Hex[];
-  const descriptionHash = keccak256(toBytes(p.description));
+  const [targets, values, calldatas, descriptionHash] = proposalCall(p);
   const g = governor(deps);
   const proposalId = await deps.chain.readContract({
     ...g,
@@ -67,8 +56,7 @@ export async function propose(deps: Deps, p: ProposeParameters): Promise<Propose
   }
 
   const hash = p.txHash as Hex;
-  const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (!receipt) throw apiError("TX_NOT_FOUND", `no confirmed transaction ${hash}`);
+  const receipt = await minedReceipt(deps, hash);
   if (receipt.status !== "success") {
     // The Governor's own rule: the proposer's votes one second before the block.
     const block = await deps.chain.getBlock({ blockNumber: receipt.blockNumber });

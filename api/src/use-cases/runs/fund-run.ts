@@ -5,6 +5,7 @@ import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } fr
 import type { Deps } from "../../context.ts";
 import { withTransaction } from "../../db/transaction.ts";
 import { apiError } from "../../errors.ts";
+import { confirmedReceipt } from "../../lib/deposit-tx.ts";
 import { checkFundingAuthorization } from "../../lib/run-funding.ts";
 import { recordBountyCreated } from "../../stores/run-orgs.ts";
 import { markFunded, type RunRecord, recordAction, withRunLock } from "../../stores/runs.ts";
@@ -90,9 +91,7 @@ async function fundWithAuthorization(
 }
 
 async function fundFromTx(deps: Deps, run: RunRecord, hash: Hex): Promise<Funding> {
-  const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (!receipt) throw apiError("TX_NOT_FOUND", `no confirmed transaction ${hash}`);
-  if (receipt.status !== "success") throw apiError("TX_FAILED", `transaction ${hash} reverted`);
+  const receipt = await confirmedReceipt(deps, hash);
   const logs = receipt.logs.map((l) => ({
     address: l.address,
     topics: l.topics as Hex[],

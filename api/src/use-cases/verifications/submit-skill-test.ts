@@ -2,7 +2,7 @@
 // the questions drawn for that attempt, at most once per 24 hours per (agent, skill); passing earns the badge.
 import type { Deps } from "../../context.ts";
 import { withTransaction } from "../../db/transaction.ts";
-import { SKILL_NAMES, type SkillName, skillBadge } from "../../domain/reputation.ts";
+import { skillBadge } from "../../domain/reputation.ts";
 import { type DrawnQuestion, gradeAttempt } from "../../domain/skill-attempts.ts";
 import { SKILL_PASS_SCORE, SKILL_RETAKE_SECONDS } from "../../domain/skills.ts";
 import { apiError } from "../../errors.ts";
@@ -13,9 +13,11 @@ import {
   lastSkillTest,
   lockSkill,
   spendSkillAttempt,
-  type VerificationRow,
 } from "../../stores/verifications.ts";
 import { requireAgentFacts } from "../guards.ts";
+import { badgeGranted } from "./badges.ts";
+import { knownSkill } from "./draw-skill-test.ts";
+import { toView, type VerificationView } from "./verification-view.ts";
 
 export const SKILL_VALIDITY_MONTHS = 24;
 
@@ -27,17 +29,14 @@ export interface SubmitSkillTestParameters {
 }
 
 export interface SubmitSkillTestReturnType {
-  row: VerificationRow;
+  /** A failed test is recorded too (status FAILED, its message says the score and when to retake). */
+  verification: VerificationView;
   passed: boolean;
-  now: bigint;
 }
 
 /** 429 SKILL_RETAKE_TOO_SOON carries `retryAfterSeconds` on the error for the Retry-After header. */
 export async function submitSkillTest(deps: Deps, p: SubmitSkillTestParameters): Promise<SubmitSkillTestReturnType> {
-  if (!(SKILL_NAMES as readonly string[]).includes(p.skillName)) {
-    throw apiError("UNKNOWN_SKILL", `skillName must be one of ${SKILL_NAMES.join(", ")}`);
-  }
-  const skill = p.skillName as SkillName;
+  const skill = knownSkill(p.skillName);
   await requireAgentFacts(deps, p.agentId);
   const now = await deps.clock.now();
   let passed = false;
@@ -84,5 +83,7 @@ export async function submitSkillTest(deps: Deps, p: SubmitSkillTestParameters):
       expiresAt: passed ? addMonths(now, SKILL_VALIDITY_MONTHS) : null,
     });
   });
-  return { row, passed, now };
+  const verification = toView(row, now);
+  if (passed) await badgeGranted(deps, verification);
+  return { verification, passed };
 }

@@ -1,27 +1,26 @@
-import { z } from "@hono/zod-openapi";
-import type { VerificationRow, VerificationStatus } from "../../stores/verifications.ts";
+// A verification as the API shows it: the status as of chain time (past its expiry a record reads EXPIRED even
+// before the expiry job flips it) and only the fields of its type.
+import type { VerificationRow, VerificationStatus, VerificationType } from "../../stores/verifications.ts";
 
-export const verificationSchema = z
-  .object({
-    id: z.number(),
-    agentId: z.number(),
-    type: z.enum(["domain", "stake", "skill"]),
-    status: z.enum(["PENDING", "VERIFIED", "FAILED", "EXPIRED"]),
-    domain: z.string().optional(),
-    dnsRecord: z.string().optional(),
-    minStakeAmount: z.string().optional(),
-    actualBalance: z.string().optional(),
-    skillName: z.string().optional(),
-    score: z.number().optional(),
-    badge: z.string().optional(),
-    message: z.string().optional(),
-    createdAt: z.string(),
-    verifiedAt: z.string().nullable(),
-    expiresAt: z.string().nullable(),
-  })
-  .openapi("Verification");
-export type VerificationView = z.infer<typeof verificationSchema>;
+export interface VerificationView {
+  id: number;
+  agentId: number;
+  type: VerificationType;
+  status: VerificationStatus;
+  domain?: string;
+  dnsRecord?: string;
+  minStakeAmount?: string;
+  actualBalance?: string;
+  skillName?: string;
+  score?: number;
+  badge?: string;
+  message?: string;
+  createdAt: string;
+  verifiedAt: string | null;
+  expiresAt: string | null;
+}
 
+/** The TXT value a domain verification asks for at _hub.<domain>. */
 export const dnsRecordFor = (token: string) => `hub-verify=${token}`;
 
 /** Past its expiresAt a VERIFIED (or PENDING) record reads as EXPIRED even before the expiry job flips it. */
