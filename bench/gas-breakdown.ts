@@ -89,7 +89,7 @@ describe("gas breakdown", () => {
     const now = (await publicClient.getBlock()).timestamp;
     await wait(publicClient, usdc.write.mint([poster.account.address, 10n * amount], { account: poster.account }));
     await wait(publicClient, usdc.write.approve([escrow.address, amount], { account: poster.account }));
-    const h1 = await escrow.write.createRun([poster.account.address, reward, now + 30n * DAY, 2, IPFS_URI], {
+    const h1 = await escrow.write.createRun([reward, now + 30n * DAY, 2, IPFS_URI], {
       account: poster.account,
     });
     const r1 = await publicClient.waitForTransactionReceipt({ hash: h1 });

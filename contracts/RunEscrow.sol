@@ -161,12 +161,12 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     // ---------------------------------------------------------------- poster: funding
 
     /// @inheritdoc IRunEscrow
-    function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
+    function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         nonReentrant
         returns (uint256 runId)
     {
-        _checkPoster(poster);
+        address poster = _msgSender();
         uint256 amount;
         (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
         usdc.safeTransferFrom(poster, address(this), amount);
@@ -189,7 +189,6 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     /// @dev A failing permit (e.g. already submitted by a front-runner) is ignored; the transfer then needs
     /// the allowance to be in place.
     function createRunWithPermit(
-        address poster,
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
@@ -199,7 +198,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         bytes32 r,
         bytes32 s
     ) external nonReentrant returns (uint256 runId) {
-        _checkPoster(poster);
+        address poster = _msgSender();
         uint256 amount;
         (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
         try IERC20Permit(address(usdc)).permit(poster, address(this), amount, permitDeadline, v, r, s) {} catch {}
@@ -735,7 +734,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         if (state != expected) revert RunEscrowInvalidState(runId, state);
     }
 
-    /// @dev Direct poster actions, funding from the poster's allowance or permit included: the poster itself.
+    /// @dev Direct poster actions: the poster itself (funding from an allowance or a permit takes the caller as poster).
     function _checkPoster(address poster) private view {
         if (_msgSender() != poster) revert RunEscrowUnauthorized(_msgSender());
     }

@@ -137,9 +137,9 @@ interface IRunEscrow {
     /// @notice Whether the escrow is paused.
     function paused() external view returns (bool);
 
-    /// @notice Creates and funds a run: pulls reward + fee (at the current {feeBps}) from `poster` (needs allowance).
-    /// Caller: the poster itself (no role may spend a poster's allowance).
-    function createRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
+    /// @notice Creates and funds a run posted by the caller: pulls reward + fee (at the current {feeBps}) from the
+    /// caller (needs its allowance). No one can spend another account's allowance: the poster is always the caller.
+    function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
     /// @notice Creates a run for `poster` paid by the caller (SPONSOR_ROLE only: the SubscriptionVault; needs the
@@ -147,10 +147,9 @@ interface IRunEscrow {
     function createSponsoredRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
-    /// @notice Same as createRun, but first applies the poster's EIP-2612 permit for reward + fee. Caller: the poster
-    /// itself (a permit names the amount, not the run's terms; relayed funding uses {createRunWithAuthorization}).
+    /// @notice Same as createRun, but first applies the caller's EIP-2612 permit for reward + fee. The poster is the
+    /// caller (a permit names the amount, not the run's terms; relayed funding uses {createRunWithAuthorization}).
     function createRunWithPermit(
-        address poster,
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,

@@ -33,7 +33,7 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
   StakeVault: ["depositWithPermit", "slash", "requestWithdrawal", "withdraw", "withdrawCredit"],
   RunEscrow: [
     // The poster's EIP-3009 authorization fixes payer, amount and every term of the run (createRun and
-    // createRunWithPermit accept only the poster as caller).
+    // createRunWithPermit fund a run posted by their caller).
     "createRunWithAuthorization",
     // Poster and agent actions only with the party's EIP-712 consent, which the escrow verifies: the relayer's key
     // alone cannot act for anyone. No `resolve`: disputes are ARBITER_ROLE's, which the relayer does not hold.

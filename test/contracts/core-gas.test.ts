@@ -65,7 +65,7 @@ describe("core gas", () => {
     await wait(publicClient, usdc.write.approve([escrow.address, amount], { account: poster.account }));
     r = await wait(
       publicClient,
-      escrow.write.createRun([poster.account.address, reward, now + 30n * DAY, 2, IPFS_URI], {
+      escrow.write.createRun([reward, now + 30n * DAY, 2, IPFS_URI], {
         account: poster.account,
       }),
     );
@@ -75,7 +75,7 @@ describe("core gas", () => {
     await wait(publicClient, usdc.write.approve([escrow.address, 2n ** 256n - 1n], { account: poster.account }));
     r = await wait(
       publicClient,
-      escrow.write.createRun([poster.account.address, reward, now + 30n * DAY, 2, IPFS_URI], {
+      escrow.write.createRun([reward, now + 30n * DAY, 2, IPFS_URI], {
         account: poster.account,
       }),
     );
@@ -92,10 +92,7 @@ describe("core gas", () => {
     );
     gas["RunEscrow.createRunWithAuthorization (relayer, EIP-3009)"] = r.gasUsed;
     const runId3 = await escrow.read.runCount();
-    r = await wait(
-      publicClient,
-      escrow.write.createRun([poster.account.address, reward, now + 30n * DAY, 2, ""], { account: poster.account }),
-    );
+    r = await wait(publicClient, escrow.write.createRun([reward, now + 30n * DAY, 2, ""], { account: poster.account }));
     gas["RunEscrow.createRun (poster, infinite allowance, empty metadataUri)"] = r.gasUsed;
 
     r = await wait(publicClient, escrow.write.claim([runId, agent0], { account: agentOwner.account }));

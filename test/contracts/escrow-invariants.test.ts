@@ -570,7 +570,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         const terms = `(${next}, reward ${reward}, deadline +${deadline - m.now - 1n}s, maxRev ${maxRevisions}, by ${caller.account.address.slice(0, 6)})`;
         // The relayer funds only with the poster's EIP-3009 authorization bound to the terms; most of the time it
         // submits a good one, else it tampers with a term the poster signed (refused by the token's signature
-        // check) or tries the poster's standing allowance directly (refused: createRun is the poster's own).
+        // check) or tries createRun (the caller is the poster: it can only pull its own allowance, which it lacks).
         const viaAuthorization = isRelayer(caller) && rnd.next() < 0.8;
         let expected: string | null = null;
         let ok: boolean;
@@ -608,15 +608,15 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
             expected,
           );
         } else {
-          if (lc(caller.account.address) !== lc(p.account.address)) expected = "RunEscrowUnauthorized";
-          else if (m.paused.escrow) expected = "EnforcedPause";
+          if (m.paused.escrow) expected = "EnforcedPause";
           else if (reward === 0n) expected = "RunEscrowZeroReward";
           else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
+          else if (lc(caller.account.address) !== lc(p.account.address)) expected = "ERC20InsufficientAllowance";
           else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
           ok = await exec(
             `createRun${terms}`,
             () =>
-              escrow.write.createRun([p.account.address, reward, deadline, maxRevisions, "ipfs://run"], {
+              escrow.write.createRun([reward, deadline, maxRevisions, "ipfs://run"], {
                 account: caller.account,
                 gas: GAS,
               }),

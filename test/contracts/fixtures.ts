@@ -139,10 +139,9 @@ export async function createFundedRun(
   await wait(publicClient, usdc.write.approve([escrow.address, amount], { account: poster }));
   await wait(
     publicClient,
-    escrow.write.createRun(
-      [poster, reward, opts.deadline ?? now + 30n * DAY, opts.maxRevisions ?? 1, opts.uri ?? IPFS_URI],
-      { account: poster },
-    ),
+    escrow.write.createRun([reward, opts.deadline ?? now + 30n * DAY, opts.maxRevisions ?? 1, opts.uri ?? IPFS_URI], {
+      account: poster,
+    }),
   );
   return escrow.read.runCount();
 }

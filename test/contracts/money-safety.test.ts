@@ -592,7 +592,7 @@ describe("money safety (issue 12)", () => {
         const now = (await publicClient.getBlock()).timestamp;
         await wait(
           publicClient,
-          escrow.write.createRun([poster, reward, now + DAY, 0, "ipfs://micro"], { account: wallets.poster.account }),
+          escrow.write.createRun([reward, now + DAY, 0, "ipfs://micro"], { account: wallets.poster.account }),
         );
         const run = await escrow.read.getRun([await escrow.read.runCount()]);
         assert.equal(run.fee, fee, `fee of ${reward}`);

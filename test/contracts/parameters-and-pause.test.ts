@@ -108,7 +108,7 @@ describe("Protocol parameters (governance only)", () => {
     await wait(fx.publicClient, usdc.write.mint([poster.account.address, REWARD + newFee]));
     await wait(fx.publicClient, usdc.write.approve([escrow.address, REWARD + newFee], { account: poster.account }));
     await viem.assertions.emitWithArgs(
-      escrow.write.createRun([poster.account.address, REWARD, now + DAY, 0, IPFS_URI], { account: poster.account }),
+      escrow.write.createRun([REWARD, now + DAY, 0, IPFS_URI], { account: poster.account }),
       escrow,
       "RunCreated",
       [before + 1n, getAddress(poster.account.address), REWARD, newFee, now + DAY, 0, IPFS_URI],
@@ -313,7 +313,7 @@ describe("Emergency pause", () => {
 
     const deadline = (await publicClient.getBlock()).timestamp + DAY;
     const blocked = [
-      escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: poster.account }),
+      escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account }),
       escrow.write.createSponsoredRun([poster.account.address, REWARD, deadline, 0, ""], {
         account: wallets.relayer.account,
       }),

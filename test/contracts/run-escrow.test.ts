@@ -105,7 +105,7 @@ describe("RunEscrow", () => {
       await usdc.write.mint([poster.account.address, REWARD + FEE]);
       await usdc.write.approve([escrow.address, REWARD + FEE], { account: poster.account });
       const deadline = (await publicClient.getBlock()).timestamp + 3n * DAY;
-      const tx = escrow.write.createRun([poster.account.address, REWARD, deadline, 2, IPFS_URI], {
+      const tx = escrow.write.createRun([REWARD, deadline, 2, IPFS_URI], {
         account: poster.account,
       });
       await viem.assertions.emitWithArgs(tx, escrow, "RunCreated", [
@@ -136,29 +136,31 @@ describe("RunEscrow", () => {
       assert.equal(await usdc.read.balanceOf([escrow.address]), REWARD + FEE);
     });
 
-    it("only the poster spends its allowance (not the relayer, not strangers); rejects zero reward, past deadline, zero poster", async () => {
+    it("the caller is the poster: nobody spends another account's allowance; rejects zero reward, past deadline, zero poster", async () => {
       const fx = await fixture();
       const { escrow, usdc, wallets, poster, deadline } = fx;
       await usdc.write.mint([poster.account.address, 10n * REWARD]);
       await usdc.write.approve([escrow.address, 10n * REWARD], { account: poster.account });
+      // The relayer or a stranger can only fund a run of its own, from its own allowance (none here).
       for (const caller of [wallets.relayer, wallets.other]) {
         await viem.assertions.revertWithCustomErrorWithArgs(
-          escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: caller.account }),
-          escrow,
-          "RunEscrowUnauthorized",
-          [getAddress(caller.account.address)],
+          escrow.write.createRun([REWARD, deadline, 0, ""], { account: caller.account }),
+          usdc,
+          "ERC20InsufficientAllowance",
+          [getAddress(escrow.address), 0n, REWARD + FEE],
         );
       }
-      await escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: poster.account });
+      assert.equal(await usdc.read.allowance([poster.account.address, escrow.address]), 10n * REWARD);
+      await escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account });
       assert.equal((await escrow.read.getRun([2n])).poster, getAddress(poster.account.address));
       await viem.assertions.revertWithCustomError(
-        escrow.write.createRun([poster.account.address, 0n, deadline, 0, ""], { account: poster.account }),
+        escrow.write.createRun([0n, deadline, 0, ""], { account: poster.account }),
         escrow,
         "RunEscrowZeroReward",
       );
       const now = (await fx.publicClient.getBlock()).timestamp;
       await viem.assertions.revertWithCustomErrorWithArgs(
-        escrow.write.createRun([poster.account.address, REWARD, now, 0, ""], { account: poster.account }),
+        escrow.write.createRun([REWARD, now, 0, ""], { account: poster.account }),
         escrow,
         "RunEscrowDeadlinePassed",
         [3n],
@@ -170,26 +172,19 @@ describe("RunEscrow", () => {
         escrow,
         "RunEscrowZeroAddress",
       );
-      await viem.assertions.revertWithCustomError(
-        escrow.write.createRun([wallets.other.account.address, REWARD, deadline, 0, ""], {
-          account: wallets.other.account,
-        }),
-        usdc,
-        "ERC20InsufficientAllowance",
-      );
     });
 
     it("refuses a reward above the 96 bits a run stores it in and a deadline above 48 bits", async () => {
       const { escrow, poster, deadline } = await fixture();
       // The cast is of the new total owed (the fixture's run plus this one), which includes the reward.
       await viem.assertions.revertWithCustomErrorWithArgs(
-        escrow.write.createRun([poster.account.address, 2n ** 96n, deadline, 0, ""], { account: poster.account }),
+        escrow.write.createRun([2n ** 96n, deadline, 0, ""], { account: poster.account }),
         escrow,
         "SafeCastOverflowedUintDowncast",
         [96, REWARD + FEE + 2n ** 96n + feeOf(2n ** 96n)],
       );
       await viem.assertions.revertWithCustomErrorWithArgs(
-        escrow.write.createRun([poster.account.address, REWARD, 2n ** 48n, 0, ""], { account: poster.account }),
+        escrow.write.createRun([REWARD, 2n ** 48n, 0, ""], { account: poster.account }),
         escrow,
         "SafeCastOverflowedUintDowncast",
         [48, 2n ** 48n],
@@ -208,19 +203,21 @@ describe("RunEscrow", () => {
         return [now + 600n, v, r, s] as const;
       };
       let p = await sign(REWARD + FEE);
-      // A permit names the amount, not the run: whoever else submits it is refused (the relayer included).
+      // A permit names the amount, not the run: submitted by anyone else (the relayer included), it is applied as
+      // that caller's (the poster is the caller), so it fails and the caller's own missing allowance refuses the run.
       for (const caller of [wallets.relayer, wallets.other]) {
         await viem.assertions.revertWithCustomErrorWithArgs(
-          escrow.write.createRunWithPermit([poster.account.address, REWARD, now + DAY, 1, IPFS_URI, ...p], {
+          escrow.write.createRunWithPermit([REWARD, now + DAY, 1, IPFS_URI, ...p], {
             account: caller.account,
           }),
-          escrow,
-          "RunEscrowUnauthorized",
-          [getAddress(caller.account.address)],
+          usdc,
+          "ERC20InsufficientAllowance",
+          [getAddress(escrow.address), 0n, REWARD + FEE],
         );
       }
+      assert.equal(await usdc.read.allowance([poster.account.address, escrow.address]), 0n);
       await viem.assertions.emit(
-        escrow.write.createRunWithPermit([poster.account.address, REWARD, now + DAY, 1, IPFS_URI, ...p], {
+        escrow.write.createRunWithPermit([REWARD, now + DAY, 1, IPFS_URI, ...p], {
           account: poster.account,
         }),
         escrow,
@@ -229,7 +226,7 @@ describe("RunEscrow", () => {
       assert.equal(await escrow.read.totalOwed(), REWARD + FEE);
       p = await sign(REWARD + FEE);
       await usdc.write.permit([poster.account.address, escrow.address, REWARD + FEE, ...p]); // front-run
-      await escrow.write.createRunWithPermit([poster.account.address, REWARD, now + DAY, 1, IPFS_URI, ...p], {
+      await escrow.write.createRunWithPermit([REWARD, now + DAY, 1, IPFS_URI, ...p], {
         account: poster.account,
       });
       assert.equal(await escrow.read.totalOwed(), 2n * (REWARD + FEE));
@@ -823,10 +820,7 @@ describe("RunEscrow", () => {
     await wait(publicClient, token.write.mint([poster.account.address, 10n * REWARD]));
     await wait(publicClient, token.write.approve([escrow.address, 10n * REWARD], { account: poster.account }));
     const deadline = (await publicClient.getBlock()).timestamp + DAY;
-    await wait(
-      publicClient,
-      escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: poster.account }),
-    );
+    await wait(publicClient, escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account }));
     // While funding run 2, the token calls back into cancel(1).
     await wait(
       publicClient,
@@ -836,7 +830,7 @@ describe("RunEscrow", () => {
       ]),
     );
     await viem.assertions.revertWithCustomError(
-      escrow.write.createRun([poster.account.address, REWARD, deadline, 0, ""], { account: poster.account }),
+      escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account }),
       escrow,
       "ReentrancyGuardReentrantCall",
     );

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { permitTypedData, runFundingNonce } from "@agenthub/sdk/protocol";
 import { network } from "hardhat";
 import { describe, it } from "mocha";
-import { type Address, getAddress, maxUint256, parseSignature } from "viem";
+import { getAddress, maxUint256, parseSignature } from "viem";
 import { CHAIN_ID, type Core, DAY, deployCore, feeOf, IPFS_URI, signFunding, wait } from "./fixtures.ts";
 
 const REWARD = 10_000_000n;
@@ -10,9 +10,9 @@ const FEE = feeOf(REWARD);
 
 /**
  * Run funding custody (issue 12 item 8): the relayer's key moves no poster's USDC on its own. The poster's allowance
- * and permits are spent only by the poster's own createRun / createRunWithPermit; relayed funding takes the poster's
- * EIP-3009 authorization whose nonce binds the run's terms, so the relayer can only create exactly the run the
- * poster signed, once.
+ * and permits are spent only by the poster's own createRun / createRunWithPermit (the caller is the poster); relayed
+ * funding takes the poster's EIP-3009 authorization whose nonce binds the run's terms, so the relayer can only create
+ * exactly the run the poster signed, once.
  */
 describe("RunEscrow funding: the poster's own call or its terms-bound authorization", () => {
   const setup = async () => {
@@ -119,34 +119,25 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
     const auth = await signFunding(core, poster, terms);
     const before = await balances(core);
     const as = { account: relayer.account };
-    const unauthorized: [Address] = [getAddress(relayer.account.address)];
 
-    // 1. The standing allowance: only the poster's own createRun spends it.
+    // 1. The standing allowance: createRun names no poster (the caller is the poster), so the relayer's call can
+    // only pull from the relayer's own allowance (none).
     await viem.assertions.revertWithCustomErrorWithArgs(
-      escrow.write.createRun([poster.account.address, 90n * REWARD, terms.deadline, 0, "ipfs://drain"], as),
-      escrow,
-      "RunEscrowUnauthorized",
-      unauthorized,
+      escrow.write.createRun([90n * REWARD, terms.deadline, 0, "ipfs://drain"], as),
+      usdc,
+      "ERC20InsufficientAllowance",
+      [getAddress(escrow.address), 0n, 90n * REWARD + feeOf(90n * REWARD)],
     );
-    // 2. The poster's permit, for a run of the relayer's choosing.
+    // 2. The poster's permit, for a run of the relayer's choosing: applied as the caller's, it fails, and the
+    // relayer's own allowance refuses the pull.
     await viem.assertions.revertWithCustomErrorWithArgs(
       escrow.write.createRunWithPermit(
-        [
-          poster.account.address,
-          REWARD,
-          now + 60n,
-          0,
-          "ipfs://other-work",
-          now + DAY,
-          Number(permit.v),
-          permit.r,
-          permit.s,
-        ],
+        [REWARD, now + 60n, 0, "ipfs://other-work", now + DAY, Number(permit.v), permit.r, permit.s],
         as,
       ),
-      escrow,
-      "RunEscrowUnauthorized",
-      unauthorized,
+      usdc,
+      "ERC20InsufficientAllowance",
+      [getAddress(escrow.address), 0n, REWARD + FEE],
     );
     // 3. The authorization with any term changed (reward, deadline, revisions, request document), or for another
     // poster: the escrow recomputes the nonce from the terms it is given, so the token's signature check fails.

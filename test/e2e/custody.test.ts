@@ -376,13 +376,11 @@ describe("custody: a compromised relayer key cannot move a poster's USDC", () =>
         chain,
       });
 
-    await assert.rejects(
-      send("createRun", [poster.address, 95_000_000n, deadline, 0, "ipfs://drain"]),
-      /RunEscrowUnauthorized/,
-    );
+    // createRun and createRunWithPermit name no poster: the caller is the poster, so the attacker can only pull its
+    // own allowance (none), and the poster's permit, applied as the attacker's, fails.
+    await assert.rejects(send("createRun", [95_000_000n, deadline, 0, "ipfs://drain"]), /ERC20InsufficientAllowance/);
     await assert.rejects(
       send("createRunWithPermit", [
-        poster.address,
         reward,
         now + 120n,
         0,
@@ -392,7 +390,7 @@ describe("custody: a compromised relayer key cannot move a poster's USDC", () =>
         permit.r,
         permit.s,
       ]),
-      /RunEscrowUnauthorized/,
+      /ERC20InsufficientAllowance/,
     );
     // The authorization's nonce is the hash of the terms: any change, or another poster, breaks the signature.
     for (const args of [

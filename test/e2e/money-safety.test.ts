@@ -253,7 +253,6 @@ describe("money safety: self-dealing directly on chain earns no reputation", () 
     await sendDirect(posterKey, deployments.usdc.address, TestUSDCAbi, "approve", [escrowAddress, reward + fee]);
     const deadline = (await chainTime()) + BigInt(30 * DAY);
     const created = await sendDirect(posterKey, escrowAddress, RunEscrowAbi, "createRun", [
-      poster,
       reward,
       deadline,
       0,

@@ -293,7 +293,7 @@ describe("runs: the full lifecycle", () => {
       address: escrowAddress,
       abi: RunEscrowAbi,
       functionName: "createRun",
-      args: [poster.address, reward, deadline, 1, draft.ipfsHash],
+      args: [reward, deadline, 1, draft.ipfsHash],
       account,
       chain,
     });

@@ -2,7 +2,8 @@
 // `pnpm run compile` from createApp) equal what the running API serves at /openapi.json, its error codes are the
 // API's catalogue; and the SDK itself drives the stack (typed answers, typed errors carrying the API's codes):
 // organizations (keys, member roles, webhooks), verifications, attestations, the leaderboard, subscriptions and
-// insurance with balances to the base unit, and a viem wallet client on a JSON-RPC account as the signer.
+// insurance with balances to the base unit, a poster's own createRun funding, and a viem wallet client on a JSON-RPC
+// account as the signer.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -293,6 +294,25 @@ describe("sdk: signers are viem wallet clients too (a JSON-RPC account: the node
     assert.equal((await publicClient.getTransactionReceipt({ hash: res.payment.txHash! })).status, "success");
     assert.equal(await usdcBalance(address), before + 10_000n - 1_000n);
     assert.equal(await usdcBalance(deployments.treasury as Address), platform + 1_000n);
+  });
+});
+
+describe("sdk: a poster funds its draft with its own transactions", () => {
+  it("approves and sends createRun from its wallet (the caller is the run's poster); the API records it OPEN", async () => {
+    const hub = client();
+    const poster = newWallet();
+    await faucet(poster.address, 20_000_000n, 10n ** 17n);
+    const reward = 2_000_000n;
+    const draft = await hub.runs.create(
+      { title: "Own-wallet funding", description: "funded by createRun", reward, deadline: { inSeconds: 86_400 } },
+      poster.account,
+    );
+    const fee = BigInt(draft.run.fee);
+    const funded = await hub.runs.fund(draft.run.bountyId, poster.account, { wallet: poster.wallet });
+    assert.equal(funded.run.state, "OPEN");
+    const tx = await publicClient.getTransaction({ hash: funded.txHash as Hex });
+    assert.equal(tx.from.toLowerCase(), poster.address.toLowerCase(), "sent by the poster itself");
+    assert.equal(await usdcBalance(poster.address), 20_000_000n - reward - fee, "reward + fee, to the base unit");
   });
 });
 

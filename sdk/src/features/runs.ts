@@ -222,7 +222,7 @@ export class Runs {
         address: escrow,
         abi: runEscrowAbi,
         functionName: "createRun",
-        args: [wallet.account.address, BigInt(run.reward), deadline, run.maxRevisions, run.ipfsHash],
+        args: [BigInt(run.reward), deadline, run.maxRevisions, run.ipfsHash],
       },
       "createRun",
     );
