@@ -3,6 +3,8 @@
 //   GET  /bench/static  unpaid static JSON (the baseline)
 //   POST /bench/paid    requirePayment only, handler returns {} (payment verification throughput)
 //   GET  /bench/cache   search cache hits and misses of this process
+//   GET  /bench/cpu     this process's CPU time so far (µs, user + system): CPU per request, which a shared machine
+//                       disturbs far less than requests per second
 
 import { createRequire } from "node:module";
 import { createApp } from "../api/src/app.ts";
@@ -26,6 +28,10 @@ const app = createApp(deps);
 const staticBody = { status: "ok", service: "agenthub", version: "1.0.0" };
 app.get("/bench/static", (c) => c.json(staticBody));
 app.get("/bench/cache", (c) => c.json(deps.search.stats()));
+app.get("/bench/cpu", (c) => {
+  const { user, system } = process.cpuUsage();
+  return c.json({ micros: user + system });
+});
 app.post("/bench/paid", requirePayment("/api/intelligence/search"), (c) => c.json({ paid: c.get("payment").nonce }));
 serve({ fetch: app.fetch, hostname: "127.0.0.1", port: env.PORT }, () => {
   console.log(`bench API on ${env.PORT} (signature recovery: ${deps.payments.recoverer})`);

@@ -391,6 +391,14 @@ interface Row {
   loaded: Outcome;
   /** Share of the searches answered from the API processes' caches (during both measured runs). */
   hitRatio: number | undefined;
+  /** API processes' CPU time per request of the loaded run (µs): steadier than req/s on a shared machine. */
+  cpuPerRequest: number;
+}
+
+/** CPU time the API processes have used so far (µs). */
+async function apiCpuMicros(urls: string[]): Promise<number> {
+  const all = await Promise.all(urls.map((u) => fetch(`${u}/bench/cpu`).then((r) => r.json())));
+  return all.reduce((n: number, b: { micros: number }) => n + b.micros, 0);
 }
 
 async function cacheStats(urls: string[]): Promise<{ hits: number; misses: number }> {
@@ -416,14 +424,16 @@ try {
       await run(urls, s, CONNECTIONS, WARMUP, headers.splice(0, WARMUP * 3000));
       const before = await cacheStats(urls);
       const single = await run(urls.slice(0, 1), s, 1, DURATION, headers.splice(0, DURATION * 3000));
+      const cpuBefore = await apiCpuMicros(urls);
       const loaded = await run(urls, s, CONNECTIONS, DURATION, headers);
+      const cpuPerRequest = ((await apiCpuMicros(urls)) - cpuBefore) / Math.max(1, loaded.requests);
       const after = await cacheStats(urls);
       const lookups = after.hits + after.misses - before.hits - before.misses;
       const hitRatio = lookups > 0 ? (after.hits - before.hits) / lookups : undefined;
-      results.push({ s, config, single, loaded, hitRatio });
+      results.push({ s, config, single, loaded, hitRatio, cpuPerRequest });
       if (config === CONFIGS[0]) plans.push({ s, plan: await explain(s) });
       log(
-        `[${configName(config)}] ${s.name}: 1 conn p50 ${single.p50.toFixed(1)} p95 ${single.p95.toFixed(1)} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50.toFixed(1)} p95 ${loaded.p95.toFixed(1)} p99 ${loaded.p99.toFixed(1)} ms, errors ${loaded.errors}, cache hits ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`}`,
+        `[${configName(config)}] ${s.name}: 1 conn p50 ${single.p50.toFixed(1)} p95 ${single.p95.toFixed(1)} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50.toFixed(1)} p95 ${loaded.p95.toFixed(1)} p99 ${loaded.p99.toFixed(1)} ms, errors ${loaded.errors}, API CPU ${cpuPerRequest.toFixed(0)} µs/req, cache hits ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`}`,
       );
     }
     for (const api of apis.splice(0)) api.kill("SIGTERM");
@@ -439,16 +449,16 @@ try {
     const base = baseline(config);
     return rows
       .map(
-        ({ s, single, loaded, hitRatio }) =>
-          `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${base ? (loaded.rps / base).toFixed(2) : "-"} | ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`} | ${loaded.errors} |`,
+        ({ s, single, loaded, hitRatio, cpuPerRequest }) =>
+          `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${base ? (loaded.rps / base).toFixed(2) : "-"} | ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`} | ${loaded.errors} | ${cpuPerRequest.toFixed(0)} |`,
       )
       .join("\n");
   };
   const tables = CONFIGS.map(
     (c) => `### ${configName(c)}
 
-| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | cache hits | non-2xx |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | cache hits | non-2xx | API CPU µs/req |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${table(c)}`,
   ).join("\n\n");
   const md = `${N.toLocaleString("en-US")} synthetic agents, embedded PostgreSQL 18 (shared_buffers ${SHARED_BUFFERS}, search table and

@@ -527,14 +527,14 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     /// @inheritdoc IRunEscrow
     function getRun(uint256 runId) external view returns (Run memory) {
         RunData storage run = _runs[runId];
-        uint256 reward = run.reward;
+        uint96 reward = run.reward;
         return Run({
             poster: run.poster,
             deadline: run.deadline,
             maxRevisions: run.maxRevisions,
             revisions: run.revisions,
             state: run.state,
-            reward: uint128(reward),
+            reward: reward,
             fee: uint128(_fee(reward, run.feeBps)),
             agentId: run.agentId,
             claimedAt: run.claimedAt,
@@ -618,51 +618,69 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint64 deadline,
         uint8 maxRevisions,
         string calldata metadataUri
-    ) private whenNotPaused returns (uint256 runId, uint256 amount) {
-        if (poster == address(0)) revert RunEscrowZeroAddress();
-        if (reward == 0) revert RunEscrowZeroReward();
-        uint96 reward96 = uint256(reward).toUint96();
-        runId = _runCount + 1;
-        if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
-        uint16 rate = _feeBps;
-        uint256 fee = _fee(reward96, rate);
-        amount = reward96 + fee;
-        _bookNewRun(runId, amount, rate);
+    ) private returns (uint256 runId, uint256 amount) {
+        uint256 fee;
+        uint16 rate;
+        (runId, fee, rate) = _bookNewRun(poster, reward, deadline);
+        // Below 2^97: the reward fits 96 bits ({_bookNewRun} checked it) and the fee is at most a tenth of it.
+        unchecked {
+            amount = reward + fee;
+        }
+        uint48 deadline48 = uint256(deadline).toUint48();
         RunData storage run = _runs[runId];
         // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is (poster, deadline,
-        // maxRevisions, revisions = 0, state = Open, feeBps), word 1 is (reward, agentId = 0, claimedAt = 0,
+        // maxRevisions, revisions = 0, state = Open = 1, feeBps), word 1 is (reward, agentId = 0, claimedAt = 0,
         // revisionRequestedAt = 0); the layout follows the declaration order of {RunData}.
-        uint256 word0 = _openRunWord(poster, deadline, maxRevisions, rate);
         assembly ("memory-safe") {
-            sstore(run.slot, word0)
-            sstore(add(run.slot, 1), reward96)
+            sstore(
+                run.slot,
+                or(or(poster, shl(160, deadline48)), or(shl(208, maxRevisions), or(shl(224, 1), shl(232, rate))))
+            )
+            sstore(add(run.slot, 1), reward)
         }
 
         emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
     }
 
-    /// @dev Word 0 of a new run: (poster, deadline, maxRevisions, revisions = 0, state = Open, feeBps).
-    function _openRunWord(address poster, uint64 deadline, uint8 maxRevisions, uint16 rate)
+    /// @dev Checks the pause and a new run's terms, then books the run on the ledger word: run count + 1, reward + fee
+    /// (at the current fee rate) added to the total owed. The word is read once and written once, its other fields
+    /// (accrued fees, fee rate, `_paused` = false) kept as read; Solidity would load the slot again for each packed
+    /// field it reads and unpack and repack the fields it does not change.
+    function _bookNewRun(address poster, uint128 reward, uint64 deadline)
         private
-        pure
-        returns (uint256)
+        returns (uint256 runId, uint256 fee, uint16 rate)
     {
-        return uint256(uint160(poster)) | (uint256(uint256(deadline).toUint48()) << 160)
-            | (uint256(maxRevisions) << 208) | (uint256(uint8(RunState.Open)) << 224) | (uint256(rate) << 232);
-    }
-
-    /// @dev Sets the run count to `runId` and adds `amount` to the total owed, in one write of the ledger word
-    /// (layout: declaration order of `_runCount`, `_totalOwed`, `_feesAccrued`, `_feeBps`, `_paused` = false, which
-    /// {whenNotPaused} already checked).
-    function _bookNewRun(uint256 runId, uint256 amount, uint16 rate) private {
-        uint96 owed = (uint256(_totalOwed) + amount).toUint96();
-        uint72 fees = _feesAccrued;
+        uint256 ledger;
+        bool paused_;
+        uint64 count;
+        uint96 owed;
         assembly ("memory-safe") {
+            ledger := sload(_runCount.slot)
+            paused_ := and(shr(mul(8, _paused.offset), ledger), 0xff)
+            count := and(shr(mul(8, _runCount.offset), ledger), 0xffffffffffffffff)
+            owed := and(shr(mul(8, _totalOwed.offset), ledger), 0xffffffffffffffffffffffff)
+            rate := and(shr(mul(8, _feeBps.offset), ledger), 0xffff)
+        }
+        if (paused_) revert EnforcedPause();
+        if (poster == address(0)) revert RunEscrowZeroAddress();
+        if (reward == 0) revert RunEscrowZeroReward();
+        runId = count + 1;
+        if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
+        fee = _fee(reward, rate);
+        uint96 newOwed;
+        // Below 2^130 (a uint96 plus twice a uint128): no overflow check needed before the cast's, which also
+        // refuses a reward above the 96 bits a run stores it in (the total owed includes it).
+        unchecked {
+            newOwed = (owed + uint256(reward) + fee).toUint96();
+        }
+        assembly ("memory-safe") {
+            let countMask := shl(mul(8, _runCount.offset), 0xffffffffffffffff)
+            let owedMask := shl(mul(8, _totalOwed.offset), 0xffffffffffffffffffffffff)
             sstore(
                 _runCount.slot,
                 or(
-                    or(shl(mul(8, _runCount.offset), runId), shl(mul(8, _totalOwed.offset), owed)),
-                    or(shl(mul(8, _feesAccrued.offset), fees), shl(mul(8, _feeBps.offset), rate))
+                    and(ledger, not(or(countMask, owedMask))),
+                    or(shl(mul(8, _runCount.offset), runId), shl(mul(8, _totalOwed.offset), newOwed))
                 )
             )
         }
@@ -672,7 +690,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     /// agent's owner (credited if the transfer fails).
     function _complete(uint256 runId, RunData storage run) private {
         uint256 agentId = run.agentId;
-        uint256 reward = run.reward;
+        uint96 reward = run.reward;
         uint256 fee = _fee(reward, run.feeBps);
         address payee = identity.ownerOf(agentId);
 
@@ -685,7 +703,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
 
     /// @dev Removes a run's reward + fee from the total owed; returns that amount.
     function _release(RunData storage run) private returns (uint256 amount) {
-        uint256 reward = run.reward;
+        uint96 reward = run.reward;
         amount = reward + _fee(reward, run.feeBps);
         _totalOwed -= uint96(amount);
     }
@@ -701,8 +719,11 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
 
     /// @dev The fee on `reward` at `rate` basis points, rounded up: at a non-zero rate any reward pays at least one
     /// base unit.
-    function _fee(uint256 reward, uint256 rate) private pure returns (uint256) {
-        return (reward * rate + _MAX_BPS - 1) / _MAX_BPS;
+    function _fee(uint128 reward, uint16 rate) private pure returns (uint256) {
+        // Below 2^145 by the argument types: no overflow check needed.
+        unchecked {
+            return (uint256(reward) * rate + _MAX_BPS - 1) / _MAX_BPS;
+        }
     }
 
     function _run(uint256 runId) private view returns (RunData storage run) {

@@ -179,6 +179,24 @@ describe("RunEscrow", () => {
       );
     });
 
+    it("refuses a reward above the 96 bits a run stores it in and a deadline above 48 bits", async () => {
+      const { escrow, poster, deadline } = await fixture();
+      // The cast is of the new total owed (the fixture's run plus this one), which includes the reward.
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.createRun([poster.account.address, 2n ** 96n, deadline, 0, ""], { account: poster.account }),
+        escrow,
+        "SafeCastOverflowedUintDowncast",
+        [96, REWARD + FEE + 2n ** 96n + feeOf(2n ** 96n)],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.createRun([poster.account.address, REWARD, 2n ** 48n, 0, ""], { account: poster.account }),
+        escrow,
+        "SafeCastOverflowedUintDowncast",
+        [48, 2n ** 48n],
+      );
+      assert.equal(await escrow.read.runCount(), 1n);
+    });
+
     it("createRunWithPermit: the poster applies its permit for reward + fee; survives a front-run permit; nobody else may", async () => {
       const core = await networkHelpers.loadFixture(deployCore);
       const { escrow, usdc, wallets, publicClient } = core;
