@@ -6,6 +6,8 @@ import { configVariable, defineConfig } from "hardhat/config";
 // The compiler comes from the `solc` npm package: this machine cannot download compilers at run time.
 const require = createRequire(import.meta.url);
 const solcVersion: string = require("solc/package.json").version;
+/** Optimizer tuned for calls, not deployment: the hot paths run thousands of times per deployment (docs/decisions.md). */
+export const solcSettings = { optimizer: { enabled: true, runs: 2000 }, evmVersion: "cancun" } as const;
 
 export default defineConfig({
   plugins: [hardhatToolboxViem, hardhatMocha],
@@ -14,7 +16,7 @@ export default defineConfig({
       default: {
         version: solcVersion,
         path: require.resolve("solc/soljson.js"),
-        settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun" },
+        settings: solcSettings,
       },
     },
   },
