@@ -64,6 +64,14 @@ describe("api/src layers", () => {
     assert.deepEqual(outside, []);
   });
 
+  it("keeps every route file small (at most 200 lines: definitions and short handlers; rules live in use cases)", () => {
+    const long = files
+      .filter((f) => layer(f) === "routes")
+      .map((f) => ({ file: relative(src, f), lines: readFileSync(f, "utf8").split("\n").length - 1 }))
+      .filter((f) => f.lines > 200);
+    assert.deepEqual(long, []);
+  });
+
   it("knows every top-level module's layer", () => {
     const unknown = [...new Set(files.map(layer))].filter((l) => !(l in RANK));
     assert.deepEqual(unknown, []);

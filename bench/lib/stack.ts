@@ -8,7 +8,12 @@ import { startStack } from "../../scripts/lib/stack.ts";
 export async function startBenchStack(name: string, apiEnv: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), `agenthub-bench-${name}-`));
   const booted = Date.now();
-  const stack = await startStack({ dataDir, quiet: process.env.BENCH_VERBOSE !== "true", log: (msg) => console.log(`[stack] ${msg}`), apiEnv });
+  const stack = await startStack({
+    dataDir,
+    quiet: process.env.BENCH_VERBOSE !== "true",
+    log: (msg) => console.log(`[stack] ${msg}`),
+    apiEnv,
+  });
   console.log(`[stack] up in ${((Date.now() - booted) / 1000).toFixed(1)} s`);
   const stackFile = join(dataDir, "stack.json");
   writeFileSync(

@@ -7,11 +7,13 @@ import { changeMemberRole } from "../../use-cases/organizations/change-member-ro
 import { issueMemberKey } from "../../use-cases/organizations/issue-member-key.ts";
 import { listOrgMembers } from "../../use-cases/organizations/list-members.ts";
 import { removeMember } from "../../use-cases/organizations/remove-member.ts";
-import { memberRole, memberView, memberWithKey, orgIdParam, orgItemParam } from "./schemas.ts";
+import { memberRole, memberView, orgIdParam, orgItemParam } from "./schemas.ts";
 import { memberOut } from "./views.ts";
 
 const tags = ["organizations"];
 const memberIdParam = orgItemParam("memberId");
+/** A member with its API key, shown once. */
+const memberWithKey = memberView.extend({ apiKey: z.string() });
 
 const addMemberRoute = createRoute({
   method: "post",

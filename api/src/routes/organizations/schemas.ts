@@ -102,21 +102,14 @@ export const createResponseB = z.object({
   message: z.string(),
 });
 
+const pathText = z.string().max(64);
 export const orgIdParam = z.object({
-  id: z
-    .string()
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" }, example: "org_4f1c..." }),
+  id: pathText.openapi({ param: { name: "id", in: "path" }, example: "org_4f1c..." }),
 });
 
 /** The organization's id and one of its things (a member, a webhook) by `name`, both in the path. */
 export const orgItemParam = <const name extends string>(name: name) =>
-  orgIdParam.extend({
-    [name]: z
-      .string()
-      .max(64)
-      .openapi({ param: { name, in: "path" } }),
-  } as Record<name, z.ZodString>);
+  orgIdParam.extend({ [name]: pathText.openapi({ param: { name, in: "path" } }) } as Record<name, z.ZodString>);
 
 export const patchBody = z
   .object({
@@ -142,8 +135,6 @@ export const memberRole = z.enum(ROLES);
 export const memberView = z
   .object({ id: z.string(), email: z.string(), role: memberRole, createdAt: z.string() })
   .openapi("OrganizationMember");
-/** A member with its API key, shown once. */
-export const memberWithKey = memberView.extend({ apiKey: z.string() });
 
 export const webhookEvent = z.enum(WEBHOOK_EVENTS);
 export const webhookBody = z

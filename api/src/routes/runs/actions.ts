@@ -10,18 +10,8 @@ import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import type { RunStepReturnType } from "../../use-cases/runs/run-step.ts";
 import { runStepByName } from "../../use-cases/runs/steps.ts";
 import { agentStatus } from "../agents/schemas.ts";
-import {
-  claimBody,
-  consentedOnly,
-  feedbackBody,
-  reasonBody,
-  resolveBody,
-  runActionResult,
-  runDetail,
-  runIdParam,
-  signedOnly,
-  submitBody,
-} from "./schemas.ts";
+import { claimBody, consentedOnly, feedbackBody, reasonBody, resolveBody, signedOnly, submitBody } from "./bodies.ts";
+import { runActionResult, runDetail, runIdParam } from "./schemas.ts";
 import { toRunDetail } from "./views.ts";
 
 const signedRoute = <T extends z.ZodTypeAny>(path: string, summary: string, body: T) =>

@@ -3,7 +3,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { setRunCover } from "../../use-cases/runs/set-cover.ts";
-import { coverBody, runActionResult, runIdParam } from "./schemas.ts";
+import { coverBody } from "./bodies.ts";
+import { runActionResult, runIdParam } from "./schemas.ts";
 import { toRunDetail } from "./views.ts";
 
 const coverRoute = createRoute({

@@ -5,7 +5,8 @@ import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { createRun } from "../../use-cases/runs/create-run.ts";
 import { fundRun } from "../../use-cases/runs/fund-run.ts";
-import { createBody, fundBody, runActionResult, runIdParam } from "./schemas.ts";
+import { createBody, fundBody } from "./bodies.ts";
+import { runActionResult, runIdParam } from "./schemas.ts";
 import { toRunDetail } from "./views.ts";
 
 const createRunRoute = createRoute({

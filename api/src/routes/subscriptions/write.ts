@@ -10,7 +10,8 @@ import { isoFromSeconds } from "../../lib/time.ts";
 import { changeSubscription } from "../../use-cases/subscriptions/change-subscription.ts";
 import { createSubscription } from "../../use-cases/subscriptions/create-subscription.ts";
 import { topupSubscription } from "../../use-cases/subscriptions/topup-subscription.ts";
-import { createBody, createResult, idParam, outcome, signedBody, topupBody } from "./schemas.ts";
+import { createBody, signedBody, topupBody } from "./bodies.ts";
+import { createResult, idParam, outcome } from "./schemas.ts";
 import { toSubscription } from "./views.ts";
 
 const tags = ["subscriptions"];
