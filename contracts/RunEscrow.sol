@@ -638,7 +638,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
             sstore(add(run.slot, 1), reward)
         }
 
-        emit RunCreated(runId, poster, reward, fee, deadline, maxRevisions, metadataUri);
+        emit RunCreated(runId, poster, reward, deadline, maxRevisions, metadataUri);
     }
 
     /// @dev Checks the pause and a new run's terms, then books the run on the ledger word: run count + 1, reward + fee

@@ -69,8 +69,11 @@ interface IRunEscrow {
         bytes32 deliverableHash;
     }
 
+    /// @notice The run's fee is not logged (it is derived, and kept per run): {getRun}'s `fee`, the reward at the
+    /// {feeBps} in force when the run was funded, rounded up; the funding transaction's USDC transfer into the escrow
+    /// carries reward + fee.
     event RunCreated(
-        uint256 indexed runId, address indexed poster, uint256 reward, uint256 fee, uint64 deadline, uint8 maxRevisions, string metadataUri
+        uint256 indexed runId, address indexed poster, uint256 reward, uint64 deadline, uint8 maxRevisions, string metadataUri
     );
     event RunClaimed(uint256 indexed runId, uint256 indexed agentId);
     event RunStarted(uint256 indexed runId, uint256 indexed agentId);

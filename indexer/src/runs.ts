@@ -1,5 +1,6 @@
 import { type Context, type Event, ponder } from "ponder:registry";
 import { agentRunStats, feeSweep, run, runEvent } from "ponder:schema";
+import type { Address } from "viem";
 import { recordCredit } from "./lib/credits.ts";
 import { claimCounts } from "./reputation-rule.ts";
 
@@ -62,7 +63,15 @@ async function recordEvent(
 }
 
 ponder.on("RunEscrow:RunCreated", async ({ event, context }) => {
-  const { runId, poster, reward, fee, deadline, maxRevisions, metadataUri } = event.args;
+  const { runId, poster, reward, deadline, maxRevisions, metadataUri } = event.args;
+  // The event leaves the fee out (gas): the escrow keeps each run's fee rate, so getRun's fee is the one the run
+  // was funded with at any later block (Ponder reads it at the event's block, cached).
+  const { fee } = await context.client.readContract({
+    abi: context.contracts.RunEscrow.abi,
+    address: context.contracts.RunEscrow.address as Address,
+    functionName: "getRun",
+    args: [runId],
+  });
   await context.db.insert(run).values({
     id: runId,
     poster,

@@ -102,17 +102,25 @@ describe("Protocol parameters (governance only)", () => {
     assert.equal(await escrow.read.feeBps(), 250n);
     assert.equal((await escrow.read.getRun([before])).fee, feeOf(REWARD));
 
-    // A run funded now pulls reward + 2.5% and says so in RunCreated.
+    // A run funded now pulls reward + 2.5% (the pull's Transfer and getRun say so; RunCreated logs the reward).
     const now = (await fx.publicClient.getBlock()).timestamp;
     const newFee = feeOf(REWARD, 250n);
     await wait(fx.publicClient, usdc.write.mint([poster.account.address, REWARD + newFee]));
     await wait(fx.publicClient, usdc.write.approve([escrow.address, REWARD + newFee], { account: poster.account }));
-    await viem.assertions.emitWithArgs(
-      escrow.write.createRun([REWARD, now + DAY, 0, IPFS_URI], { account: poster.account }),
-      escrow,
-      "RunCreated",
-      [before + 1n, getAddress(poster.account.address), REWARD, newFee, now + DAY, 0, IPFS_URI],
-    );
+    const created = escrow.write.createRun([REWARD, now + DAY, 0, IPFS_URI], { account: poster.account });
+    await viem.assertions.emitWithArgs(created, escrow, "RunCreated", [
+      before + 1n,
+      getAddress(poster.account.address),
+      REWARD,
+      now + DAY,
+      0,
+      IPFS_URI,
+    ]);
+    await viem.assertions.emitWithArgs(created, usdc, "Transfer", [
+      getAddress(poster.account.address),
+      getAddress(escrow.address),
+      REWARD + newFee,
+    ]);
     const after = await escrow.read.runCount();
     assert.equal((await escrow.read.getRun([after])).fee, newFee);
     assert.equal(await usdc.read.balanceOf([poster.account.address]), 0n);

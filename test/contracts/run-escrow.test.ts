@@ -112,7 +112,6 @@ describe("RunEscrow", () => {
         1n,
         poster.account.address,
         REWARD,
-        FEE,
         deadline,
         2,
         IPFS_URI,

@@ -62,7 +62,6 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
       1n,
       getAddress(poster.account.address),
       REWARD,
-      FEE,
       terms.deadline,
       2,
       IPFS_URI,
