@@ -43,7 +43,15 @@ export async function runDueSubscriptions(deps: Deps): Promise<{ reserved: numbe
   const work: Slot[] = await pendingSlots(deps, MAX_SLOTS_PER_TICK);
   let reserved = 0;
   while (reserved < MAX_SLOTS_PER_TICK) {
-    const slot = await reserveNext(deps, now);
+    let slot: Awaited<ReturnType<typeof reserveNext>>;
+    try {
+      slot = await reserveNext(deps, now);
+    } catch (err) {
+      // A reservation that fails (e.g. a row whose schedule fell behind its own slots: duplicate slot key) must not
+      // stop the tick: the slots already reserved are still sent below, which brings such a row's schedule forward.
+      deps.logger.warn({ err }, "subscription slot not reserved this tick; sending the reserved ones");
+      break;
+    }
     if (!slot) break;
     if (slot !== "skipped") {
       work.push(slot);
