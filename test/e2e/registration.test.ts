@@ -255,3 +255,50 @@ describe("claim: the key leaves once, then is erased", () => {
     );
   });
 });
+
+describe("registration: orphaned mints are adopted", () => {
+  it("a mint whose answer was lost is bound to its wallet; one that cannot be adopted does not hold up the rest", async () => {
+    const poisoned = await register({ name: "Unreadable File" });
+    const lost = await register({ name: "Answer Lost" });
+    assert.equal(poisoned.status, 201, JSON.stringify(poisoned.body));
+    assert.equal(lost.status, 201, JSON.stringify(lost.body));
+    // Both look as a mint whose outcome was unknown looks: minted on chain, the wallet unbound. The older one's
+    // registration file is gone, so it cannot be adopted; the job takes the oldest first.
+    const unbind = (agentId: number, age: string, uri?: string) =>
+      db.query(
+        `update api.agent_wallet set agent_id = null, mint_uri = coalesce($3, mint_uri),
+           created_at = now() - $2::interval where agent_id = $1`,
+        [agentId, age, uri ?? null],
+      );
+    const walletOf = async (address: string) =>
+      (await db.query("select agent_id from api.agent_wallet where lower(wallet_address) = lower($1)", [address]))
+        .rows[0];
+    await unbind(
+      poisoned.body.agentId,
+      "10 minutes",
+      "ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy",
+    );
+    await unbind(lost.body.agentId, "5 minutes");
+    try {
+      await waitUntil(
+        "the lost mint adopted",
+        async () =>
+          (await walletOf(lost.body.walletAddress)).agent_id === String(lost.body.agentId) ? true : undefined,
+        60_000,
+      );
+      assert.equal(
+        (await walletOf(poisoned.body.walletAddress)).agent_id,
+        null,
+        "not adoptable: left for a later tick",
+      );
+      const profile = await api("GET", `/api/agents/${lost.body.agentId}`);
+      assert.equal(profile.status, 200, JSON.stringify(profile.body));
+      assert.equal(profile.body.name, "Answer Lost");
+    } finally {
+      await db.query("update api.agent_wallet set agent_id = $1 where lower(wallet_address) = lower($2)", [
+        poisoned.body.agentId,
+        poisoned.body.walletAddress,
+      ]);
+    }
+  });
+});

@@ -368,6 +368,41 @@ describe("subscriptions: lifecycle", () => {
   });
 });
 
+describe("subscriptions: a mirror behind its slots", () => {
+  it("a row whose schedule fell behind its own slots heals, and does not hold up the others", async () => {
+    const p = await poster();
+    const behind = (await create(p, "Summarize the news daily for 3 days", PER_RUN * 3n)).body.subscription;
+    await runsCreated(behind.id, 1);
+    // The row's schedule as it was before its first run (what a stale mirror looks like): due again, slot 0 taken.
+    await db.query(
+      `update api.subscription set runs_created = 0, next_run_at = $2, balance_remaining = $3 where id = $1`,
+      [behind.id, Math.floor(Date.parse(behind.nextRunAt) / 1000), (PER_RUN * 3n).toString()],
+    );
+    // Due after it: the scheduler takes `behind` first and must still get to this one.
+    const other = (await create(p, "Translate the changelog daily for 2 days", PER_RUN * 2n)).body.subscription;
+    const slots = async (id: number) =>
+      (await db.query("select slot, status from api.subscription_run where subscription_id = $1 order by slot", [id]))
+        .rows;
+    await waitUntil(`subscription ${other.id}: its first run`, async () => {
+      const rows = await slots(other.id);
+      return rows.length === 1 && rows[0].status === "CREATED" ? true : undefined;
+    });
+    // The extra slot the stale row asked for was refused by the vault (not due) and released; the row took the
+    // vault's state back. Read from the table: GET /:id would resynchronize the row itself.
+    await waitUntil(`subscription ${behind.id}: mirror healed`, async () => {
+      const [row] = (
+        await db.query("select runs_created, balance_remaining::text from api.subscription where id = $1", [behind.id])
+      ).rows;
+      return row.runs_created === 1 && (await slots(behind.id)).length === 1 ? row : undefined;
+    });
+    const healed = (await detail(behind.id)).subscription;
+    assert.equal(healed.balanceRemaining, (PER_RUN * 2n).toString());
+    assert.equal(Date.parse(healed.nextRunAt), Date.parse(behind.nextRunAt) + DAY * 1000);
+    assert.equal(await vaultBalanceOf(behind.vaultSubscriptionId), PER_RUN * 2n, "no second run paid");
+    assert.deepEqual(await slots(behind.id), [{ slot: 0, status: "CREATED" }]);
+  });
+});
+
 describe("subscriptions: payments, signatures and reads", () => {
   it("checks the consent, the permit, the funds and the start; each consent opens once", async () => {
     const p = await poster(10n * PER_RUN);

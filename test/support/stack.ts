@@ -1,4 +1,5 @@
 // What an end-to-end test knows about the running stack (written by scripts/test-e2e.ts).
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { agentHubChain, type Deployments, loadDeployments } from "@agenthub/common";
 import pg from "pg";
@@ -24,11 +25,14 @@ export const chain = agentHubChain(stack.rpcUrl);
 export const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 50 });
 export const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
 
-let ipCounter = Math.floor(Math.random() * 200);
-/** A distinct client address per call, so rate limits of one test do not leak into another. */
+// Test files run in their own processes against one stack whose rate limits live for the whole suite: each process
+// takes a random 64-bit prefix (a pid modulo something repeats across a hundred files and collided in CI).
+const ipPrefix = `fd${randomBytes(7).toString("hex")}`.replace(/(.{4})(?=.)/g, "$1:");
+let ipCounter = 0;
+/** A distinct client address per call, in this process and across the suite's processes. */
 export function freshIp(): string {
   ipCounter += 1;
-  return `10.${process.pid % 250}.${Math.floor(ipCounter / 250) % 250}.${ipCounter % 250}`;
+  return `${ipPrefix}::${ipCounter.toString(16)}`;
 }
 
 export interface ApiResponse<T = any> {

@@ -9,6 +9,7 @@
 
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import { RelayerCallError } from "@agenthub/relayer/client";
+import type pg from "pg";
 import { getAddress, isAddressEqual, parseEventLogs } from "viem";
 import type { Deps } from "../context.ts";
 import { createDb } from "../db/index.ts";
@@ -20,12 +21,14 @@ import {
   lockNextDue,
   markExhausted,
   markSlotCreated,
+  nextSlot,
   pendingSlots,
   recordSlotCreated,
   recordSlotFailure,
   releaseSlot,
   reserveSlot,
   type Slot,
+  type SubscriptionRow,
   slotRun,
 } from "../stores/subscriptions.ts";
 import { chainNow, waitForRunTx } from "../use-cases/runs/escrow.ts";
@@ -42,15 +45,17 @@ export async function runDueSubscriptions(deps: Deps): Promise<{ reserved: numbe
   const now = await chainNow(deps);
   const work: Slot[] = await pendingSlots(deps, MAX_SLOTS_PER_TICK);
   let reserved = 0;
+  const skip: number[] = [];
   while (reserved < MAX_SLOTS_PER_TICK) {
     let slot: Awaited<ReturnType<typeof reserveNext>>;
     try {
-      slot = await reserveNext(deps, now);
+      slot = await reserveNext(deps, now, skip);
     } catch (err) {
-      // A reservation that fails (e.g. a row whose schedule fell behind its own slots: duplicate slot key) must not
-      // stop the tick: the slots already reserved are still sent below, which brings such a row's schedule forward.
-      deps.logger.warn({ err }, "subscription slot not reserved this tick; sending the reserved ones");
-      break;
+      // One row that cannot be reserved (its transaction rolled back) is left for the next tick; the others go on.
+      if (!(err instanceof ReservationFailed)) throw err;
+      deps.logger.warn({ err: err.cause, subscriptionId: err.subscriptionId }, "subscription slot not reserved");
+      skip.push(err.subscriptionId);
+      continue;
     }
     if (!slot) break;
     if (slot !== "skipped") {
@@ -79,87 +84,107 @@ export async function runDueSubscriptions(deps: Deps): Promise<{ reserved: numbe
   return { reserved, created, failed };
 }
 
-/** Reserves the next due slot of one ACTIVE subscription, or returns null when none is due. */
-async function reserveNext(deps: Deps, now: bigint): Promise<Slot | "skipped" | null> {
-  const reservation = await withTransaction(deps.pool, async (client) => {
-    const sub = await lockNextDue(client, now);
-    if (!sub) return null;
-    const id = sub.id;
-    const perRun = BigInt(sub.rewardPerRun) + BigInt(sub.feePerRun);
-    const balance = BigInt(sub.balanceRemaining);
-    if (balance < perRun) {
-      // Cannot happen after a debit (EXHAUSTED is set eagerly), but a row edited by hand must not loop.
-      await markExhausted(client, id);
-      return "skipped" as const;
-    }
-    const slot = sub.runsCreated;
-    const scheduledFor = BigInt(sub.nextRunAt!);
-    const runsCreated = slot + 1;
-    const balanceAfter = balance - perRun;
-    const done = sub.totalRuns !== null && runsCreated >= sub.totalRuns;
-    // The vault refunds what is left after the last run; the mirror shows it as soon as the run is sent.
-    const status = done ? "COMPLETED" : balanceAfter < perRun ? "EXHAUSTED" : "ACTIVE";
-    const nextRunAt = done ? null : scheduledFor + BigInt(sub.everySeconds);
+/** A due subscription whose slot could not be reserved; its transaction rolled back. */
+class ReservationFailed extends Error {
+  constructor(
+    readonly subscriptionId: number,
+    cause: unknown,
+  ) {
+    super(`subscription ${subscriptionId}: slot not reserved`, { cause });
+  }
+}
 
-    const poster = getAddress(sub.posterAddress);
-    const deadline = runDeadline(now, sub.everySeconds);
-    const db = { db: createDb(client) };
-    const runId = await nextRunId(db);
-    const title = `${sub.task.slice(0, 80)} (subscription ${id}, run ${runsCreated}${sub.totalRuns === null ? "" : `/${sub.totalRuns}`})`;
-    const createdAt = new Date();
-    // Stored in this transaction; pinned after the commit (no network I/O while the connection is held).
-    const stored = await deps.ipfs.putJson(
-      {
-        type: "agenthub.run-request.v1",
-        bountyId: runId,
-        chainId: deps.deployments.chainId,
-        escrow: deps.deployments.contracts.RunEscrow.address,
-        poster,
-        title,
-        description: sub.task,
-        reward: sub.rewardPerRun,
-        fee: sub.feePerRun,
-        currency: "USDC",
-        deadline: new Date(Number(deadline) * 1000).toISOString(),
-        maxRevisions: SUBSCRIPTION_RUN_MAX_REVISIONS,
-        subscription: {
-          id,
-          slot,
-          cadence: sub.cadence,
-          scheduledFor: new Date(Number(scheduledFor) * 1000).toISOString(),
-        },
-        createdAt: createdAt.toISOString(),
-      },
-      client,
-    );
-    await insertDraft(db, {
-      id: runId,
-      poster,
-      title,
-      description: sub.task,
-      reward: BigInt(sub.rewardPerRun),
-      deadline,
-      maxRevisions: SUBSCRIPTION_RUN_MAX_REVISIONS,
-      requestCid: stored.cid,
-      createdAt,
-    });
-    await reserveSlot(client, {
-      subscriptionId: id,
-      slot,
-      runId,
-      scheduledFor,
-      amount: perRun,
-      runsCreated,
-      balanceAfter,
-      status,
-      nextRunAt,
-    });
-    return { subscriptionId: id, slot, runId, cid: stored.cid };
+/** Reserves the next due slot of one ACTIVE subscription (not in `skip`), or returns null when none is due. */
+async function reserveNext(deps: Deps, now: bigint, skip: readonly number[]): Promise<Slot | "skipped" | null> {
+  const reservation = await withTransaction(deps.pool, async (client) => {
+    const sub = await lockNextDue(client, now, skip);
+    if (!sub) return null;
+    try {
+      return await reserveSlotFor(deps, client, sub, now);
+    } catch (err) {
+      throw new ReservationFailed(sub.id, err);
+    }
   });
   if (reservation === null || reservation === "skipped") return reservation;
   await deps.ipfs.pinStored(reservation.cid);
   const { cid: _, ...slot } = reservation;
   return slot;
+}
+
+/** In the caller's transaction: the draft run, its request document and the PENDING slot of locked row `sub`. */
+async function reserveSlotFor(deps: Deps, client: pg.PoolClient, sub: SubscriptionRow, now: bigint) {
+  const id = sub.id;
+  const perRun = BigInt(sub.rewardPerRun) + BigInt(sub.feePerRun);
+  const balance = BigInt(sub.balanceRemaining);
+  if (balance < perRun) {
+    // Cannot happen after a debit (EXHAUSTED is set eagerly), but a row edited by hand must not loop.
+    await markExhausted(client, id);
+    return "skipped" as const;
+  }
+  const slot = await nextSlot(client, id);
+  const scheduledFor = BigInt(sub.nextRunAt!);
+  // The vault's run count (what `done` and the title count), which runs ahead of the slots after direct triggers.
+  const runsCreated = sub.runsCreated + 1;
+  const balanceAfter = balance - perRun;
+  const done = sub.totalRuns !== null && runsCreated >= sub.totalRuns;
+  // The vault refunds what is left after the last run; the mirror shows it as soon as the run is sent.
+  const status = done ? "COMPLETED" : balanceAfter < perRun ? "EXHAUSTED" : "ACTIVE";
+  const nextRunAt = done ? null : scheduledFor + BigInt(sub.everySeconds);
+
+  const poster = getAddress(sub.posterAddress);
+  const deadline = runDeadline(now, sub.everySeconds);
+  const db = { db: createDb(client) };
+  const runId = await nextRunId(db);
+  const title = `${sub.task.slice(0, 80)} (subscription ${id}, run ${runsCreated}${sub.totalRuns === null ? "" : `/${sub.totalRuns}`})`;
+  const createdAt = new Date();
+  // Stored in this transaction; pinned after the commit (no network I/O while the connection is held).
+  const stored = await deps.ipfs.putJson(
+    {
+      type: "agenthub.run-request.v1",
+      bountyId: runId,
+      chainId: deps.deployments.chainId,
+      escrow: deps.deployments.contracts.RunEscrow.address,
+      poster,
+      title,
+      description: sub.task,
+      reward: sub.rewardPerRun,
+      fee: sub.feePerRun,
+      currency: "USDC",
+      deadline: new Date(Number(deadline) * 1000).toISOString(),
+      maxRevisions: SUBSCRIPTION_RUN_MAX_REVISIONS,
+      subscription: {
+        id,
+        slot,
+        cadence: sub.cadence,
+        scheduledFor: new Date(Number(scheduledFor) * 1000).toISOString(),
+      },
+      createdAt: createdAt.toISOString(),
+    },
+    client,
+  );
+  await insertDraft(db, {
+    id: runId,
+    poster,
+    title,
+    description: sub.task,
+    reward: BigInt(sub.rewardPerRun),
+    deadline,
+    maxRevisions: SUBSCRIPTION_RUN_MAX_REVISIONS,
+    requestCid: stored.cid,
+    createdAt,
+  });
+  await reserveSlot(client, {
+    subscriptionId: id,
+    slot,
+    runId,
+    scheduledFor,
+    amount: perRun,
+    runsCreated,
+    balanceAfter,
+    status,
+    nextRunAt,
+  });
+  return { subscriptionId: id, slot, runId, cid: stored.cid };
 }
 
 /** Creates a reserved slot's run on chain (or finds the transaction an earlier attempt sent) and links it. */

@@ -94,6 +94,7 @@ export async function orphanedMints(deps: Pick<Deps, "pool" | "views">, olderTha
        join ${deps.views.names.agent} a on a.wallet = lower(w.wallet_address)
       where w.agent_id is null and w.mint_uri is not null
         and w.created_at < now() - make_interval(secs => $1)
+      order by w.created_at
       limit 500`,
     [olderThanSeconds],
   );

@@ -1,7 +1,7 @@
 // Subscriptions (api.subscription and its payments, run slots and ledger): the API's mirror of the SubscriptionVault
 // (the chain is the truth about money) and the scheduler's run slots. Each transaction hash that funds a
 // subscription is recorded once (api.used_tx): a replay is "tx-used".
-import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../context.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { createDb, type Queryable } from "../db/index.ts";
@@ -250,16 +250,38 @@ export async function pendingSlots(deps: Reader, limit: number): Promise<Slot[]>
   return rows;
 }
 
-/** The ACTIVE subscription due first, locked for this transaction (others skip it). */
-export async function lockNextDue(db: Queryable, now: bigint): Promise<SubscriptionRow | undefined> {
+/**
+ * The ACTIVE subscription due first, locked for this transaction (others skip it), leaving out `skip` (rows whose
+ * reservation failed earlier in this tick: one bad row must not starve the rest).
+ */
+export async function lockNextDue(
+  db: Queryable,
+  now: bigint,
+  skip: readonly number[] = [],
+): Promise<SubscriptionRow | undefined> {
+  const due = [eq(subscription.status, "ACTIVE"), sql`${subscription.nextRunAt} <= ${now.toString()}`];
+  if (skip.length > 0) due.push(notInArray(subscription.id, [...skip]));
   const [row] = await createDb(db)
     .select()
     .from(subscription)
-    .where(and(eq(subscription.status, "ACTIVE"), sql`${subscription.nextRunAt} <= ${now.toString()}`))
+    .where(and(...due))
     .orderBy(asc(subscription.nextRunAt), asc(subscription.id))
     .limit(1)
     .for("update", { skipLocked: true });
   return row as SubscriptionRow | undefined;
+}
+
+/**
+ * The subscription's next free slot number. Slots are the API's own sequence, not the vault's run count: the two
+ * part when a slot is released after a later one was created (a transient failure, then the vault's "not due"), or
+ * when the subscriber triggers a run on the vault directly; numbering from the slots keeps each one unique.
+ */
+export async function nextSlot(db: Queryable, subscriptionId: number): Promise<number> {
+  const [row] = await createDb(db)
+    .select({ next: sql<number>`coalesce(max(${subscriptionRun.slot}) + 1, 0)`.mapWith(Number) })
+    .from(subscriptionRun)
+    .where(eq(subscriptionRun.subscriptionId, subscriptionId));
+  return row!.next;
 }
 
 export async function markExhausted(db: Queryable, id: number): Promise<void> {

@@ -202,8 +202,15 @@ async function readRegistrationFile(deps: Deps, cid: string, wallet: string): Pr
  */
 export async function adoptOrphanedMints(deps: Deps, olderThanSeconds = 60): Promise<number> {
   const rows = await orphanedMints(deps, olderThanSeconds);
+  let adopted = 0;
   for (const row of rows) {
-    await adoptMintedAgent(deps, { wallet: row.wallet, agentId: row.agentId, txHash: row.txHash, uri: row.mintUri });
+    // One mint that cannot be adopted yet (say, its registration file unreadable) must not hold up the others.
+    try {
+      await adoptMintedAgent(deps, { wallet: row.wallet, agentId: row.agentId, txHash: row.txHash, uri: row.mintUri });
+      adopted++;
+    } catch (err) {
+      deps.logger.warn({ err, agentId: row.agentId, wallet: row.wallet }, "orphaned mint not adopted; retried later");
+    }
   }
-  return rows.length;
+  return adopted;
 }
