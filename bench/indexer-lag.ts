@@ -3,7 +3,8 @@
 // available (the block is mined: Hardhat automine) and stops when GET /api/agents/:id shows the new stake.
 // Prints and writes bench/results/indexer-lag.md (p50/p95/p99/max).
 //
-//   pnpm exec tsx bench/indexer-lag.ts [N=100]
+//   pnpm exec tsx bench/indexer-lag.ts [N=100]      (BENCH_LAGS=1 also prints each deposit's lag, in order: a
+//                                                   periodic tail shows there)
 import { machineLine, writeResults } from "./lib/results.ts";
 import { startBenchStack } from "./lib/stack.ts";
 
@@ -49,6 +50,7 @@ try {
     }
     lags.push(performance.now() - mined);
   }
+  if (process.env.BENCH_LAGS) console.log(`lags ${lags.map((l) => l.toFixed(0)).join(" ")}`);
   const line = `| ${N} | ${pct(lags, 50).toFixed(0)} | ${pct(lags, 95).toFixed(0)} | ${pct(lags, 99).toFixed(0)} | ${Math.max(...lags).toFixed(0)} |`;
   const table = ["| deposits | p50 ms | p95 ms | p99 ms | max ms |", "|---:|---:|---:|---:|---:|", line].join("\n");
   console.log(table);

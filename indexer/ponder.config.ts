@@ -15,8 +15,15 @@ const env = loadIndexerEnv();
 
 // Addresses and start blocks come from the deploy script's output, never from hand-edited constants.
 const deployments = loadDeployments(env.DEPLOYMENTS_FILE);
-const rpc = env.RPC_URLS ?? env.RPC_URL;
 const local = env.LOCAL_CHAIN;
+/**
+ * Ponder limits its requests per endpoint on the client (20/s at first, +5% per 10 s of near-full use), tuned for
+ * hosted providers. A local chain polled every 100 ms with a block per transaction needs more: over the limit, each
+ * request waits for the next second (a ~500 ms stall about once a second: indexer lag's whole tail). The local node
+ * has no such limit, so it is named as several endpoints, each with its own allowance.
+ */
+const LOCAL_RPC_LANES = 8;
+const rpc = env.RPC_URLS ?? (local ? Array.from({ length: LOCAL_RPC_LANES }, () => env.RPC_URL) : env.RPC_URL);
 const aa = deployments.accountAbstraction;
 
 /** The EntryPoint event that names each UserOperation's sender (ERC-4337 v0.8). */
