@@ -10,6 +10,7 @@ import { runInOrgScope } from "../db/org-scope.ts";
 import { PLAN_NAMES, PLANS, type QuotaDecision, quotaPeriod, type Role } from "../domain/plans.ts";
 import { PAID_PATHS } from "../domain/prices.ts";
 import { apiError } from "../errors.ts";
+import { writeRateHeaders } from "../lib/rate-limit.ts";
 import { authenticateOrgKey, countPaidUsage, giveBackPaymentSlot } from "../stores/org-credentials.ts";
 import { hashCredential, keyKind, sameDigest, wellFormed } from "./credentials.ts";
 import { assertViewerReads } from "./roles.ts";
@@ -94,7 +95,7 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (paid) {
     if (row.paymentsPerDay !== null) {
       paymentSlot = decision(row.paymentsUsed, row.paymentsPerDay, day);
-      setRateHeaders(c, paymentSlot);
+      writeRateHeaders(c, paymentSlot);
       if (!paymentSlot.allowed) throw quotaExceeded(c, paymentSlot, "PAYMENT_QUOTA_EXCEEDED", "payments per day");
     }
   } else {
@@ -104,7 +105,7 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
       remaining: Math.max(0, row.perMinute - count),
       reset: now - (now % 60) + 60,
     };
-    setRateHeaders(c, minute);
+    writeRateHeaders(c, minute);
     if (count > row.perMinute) {
       c.header("Retry-After", String(Math.max(1, minute.reset - now)));
       throw apiError(
@@ -115,10 +116,10 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (row.apiCallsPerMonth !== null) {
       const calls = decision(row.callsUsed, row.apiCallsPerMonth, month);
       if (!calls.allowed) {
-        setRateHeaders(c, calls);
+        writeRateHeaders(c, calls);
         throw quotaExceeded(c, calls, "API_QUOTA_EXCEEDED", "API calls per month");
       }
-      if (calls.remaining < minute.remaining) setRateHeaders(c, calls);
+      if (calls.remaining < minute.remaining) writeRateHeaders(c, calls);
     }
   }
   try {
@@ -128,7 +129,7 @@ export const orgKeyMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (paymentSlot?.allowed && !(c.res.status < 400 && c.get("payment"))) {
       const slot = paymentSlot;
       await giveBackPaymentSlot(deps.pool, org.id, slot.periodStart).then(
-        () => setRateHeaders(c, { ...slot, remaining: slot.remaining + 1 }),
+        () => writeRateHeaders(c, { ...slot, remaining: slot.remaining + 1 }),
         (err) => deps.logger.warn({ err, org: org.id }, "could not give back a payment quota slot"),
       );
     }
@@ -152,12 +153,6 @@ function decision(used: number | null, limit: number, period: { start: number; e
     reset: period.end,
     periodStart: period.start,
   };
-}
-
-function setRateHeaders(c: Context<AppEnv>, d: { limit: number; remaining: number; reset: number }) {
-  c.header("X-RateLimit-Limit", String(d.limit));
-  c.header("X-RateLimit-Remaining", String(d.remaining));
-  c.header("X-RateLimit-Reset", String(d.reset));
 }
 
 function quotaExceeded(

@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
 import { PLANS } from "../domain/plans.ts";
 import { clientIp } from "./client-ip.ts";
-import { LIMITS } from "./rate-limit.ts";
+import { LIMITS, writeRateHeaders } from "./rate-limit.ts";
 
 export const rateHeaderFallback: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
@@ -19,9 +19,7 @@ export const rateHeaderFallback: MiddlewareHandler<AppEnv> = async (c, next) => 
       ? await rateLimiter.peek(`org:${org.id}`, [{ windowSec: 60, max: PLANS[org.plan].requestsPerMinute }])
       : // The public limit is counted by leases (app.ts): read it the same way.
         await rateLimiter.peekLeased(`public:${clientIp(c, env.TRUST_PROXY)}`, LIMITS.public);
-    c.header("X-RateLimit-Limit", String(decision.limit));
-    c.header("X-RateLimit-Remaining", String(decision.remaining));
-    c.header("X-RateLimit-Reset", String(decision.reset));
+    writeRateHeaders(c, decision);
   } catch (err) {
     // The answer is already made; headers are not worth turning it into an error.
     logger.warn({ err }, "could not read the rate limit for the response headers");
