@@ -1,34 +1,14 @@
 // Pull-payment credits: a payment the escrow or the vault could not push (a USDC-blacklisted recipient) is credited
 // to that account (docs/decisions.md, "Payments that fail are credited, never blocking"). The credited account asks
 // for it with a signed request; the relayer sends `withdrawCredit(account)`, which pays only that account (and
-// reverts while the token still refuses it).
-import { RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
+// reverts while the token still refuses it). The rules are in use-cases/credits/.
 import { createRoute, z } from "@hono/zod-openapi";
-import { type Address, getAddress, isAddressEqual } from "viem";
-import { verifySignedAction } from "../../auth/signed-action.ts";
-import type { Deps } from "../../context.ts";
-import { apiError } from "../../errors.ts";
+import { getAddress } from "viem";
 import { router } from "../../lib/openapi.ts";
-import { relayMapped } from "../../lib/relay-mapped.ts";
 import { address, errorResponses, hexSignature, json, jsonBody } from "../../lib/schemas.ts";
-
-const HOLDERS = ["RunEscrow", "StakeVault"] as const;
-type Holder = (typeof HOLDERS)[number];
-const ABIS = { RunEscrow: RunEscrowAbi, StakeVault: StakeVaultAbi } as const;
-
-async function creditsOf(deps: Deps, account: Address): Promise<Record<Holder, bigint>> {
-  const [escrow, vault] = await Promise.all(
-    HOLDERS.map((name) =>
-      deps.chain.readContract({
-        address: deps.deployments.contracts[name].address,
-        abi: ABIS[name] as typeof RunEscrowAbi,
-        functionName: "creditOf",
-        args: [account],
-      }),
-    ),
-  );
-  return { RunEscrow: escrow!, StakeVault: vault! };
-}
+import { CREDIT_HOLDERS } from "../../use-cases/credits/credits.ts";
+import { getCredits } from "../../use-cases/credits/get-credits.ts";
+import { withdrawCredits } from "../../use-cases/credits/withdraw-credits.ts";
 
 const creditsView = z
   .object({
@@ -67,7 +47,7 @@ const withdrawRoute = createRoute({
   responses: {
     200: json(
       creditsView.extend({
-        withdrawn: z.array(z.object({ contract: z.enum(HOLDERS), amount: z.string(), txHash: z.string() })),
+        withdrawn: z.array(z.object({ contract: z.enum(CREDIT_HOLDERS), amount: z.string(), txHash: z.string() })),
       }),
       "Paid out",
     ),
@@ -75,48 +55,8 @@ const withdrawRoute = createRoute({
   },
 });
 
-const view = (account: Address, credits: Record<Holder, bigint>) => ({
-  account,
-  credits: { RunEscrow: credits.RunEscrow.toString(), StakeVault: credits.StakeVault.toString() },
-  total: (credits.RunEscrow + credits.StakeVault).toString(),
-});
-
 export const creditRoutes = router()
-  .openapi(getRoute, async (c) => {
-    const deps = c.get("deps");
-    const account = getAddress(c.req.valid("param").address);
-    return c.json(view(account, await creditsOf(deps, account)), 200);
-  })
-  .openapi(withdrawRoute, async (c) => {
-    const deps = c.get("deps");
-    const body = c.req.valid("json");
-    const account = getAddress(body.account);
-    const signer = await verifySignedAction(deps, body, { action: "withdraw-credit", kind: "account", id: account });
-    if (!isAddressEqual(signer, account)) {
-      throw apiError("NOT_CREDITED_ACCOUNT", `only ${account} may withdraw its credits`);
-    }
-    const credits = await creditsOf(deps, account);
-    if (credits.RunEscrow === 0n && credits.StakeVault === 0n) {
-      throw apiError("NO_CREDIT", `${account} has no credit`);
-    }
-    const withdrawn: { contract: Holder; amount: string; txHash: string }[] = [];
-    for (const contract of HOLDERS) {
-      if (credits[contract] === 0n) continue;
-      // Sequential: a still-blacklisted account fails on the first and nothing else is attempted.
-      const result = await relayMapped(
-        deps,
-        contract,
-        ABIS[contract] as typeof RunEscrowAbi,
-        "withdrawCredit",
-        [account],
-        undefined,
-        {
-          Blacklisted: "ACCOUNT_BLOCKED",
-          RunEscrowNoCredit: "NO_CREDIT",
-          StakeVaultNoCredit: "NO_CREDIT",
-        },
-      );
-      withdrawn.push({ contract, amount: credits[contract].toString(), txHash: result.txHash });
-    }
-    return c.json({ ...view(account, await creditsOf(deps, account)), withdrawn }, 200);
-  });
+  .openapi(getRoute, async (c) =>
+    c.json(await getCredits(c.get("deps"), getAddress(c.req.valid("param").address)), 200),
+  )
+  .openapi(withdrawRoute, async (c) => c.json(await withdrawCredits(c.get("deps"), c.req.valid("json")), 200));
