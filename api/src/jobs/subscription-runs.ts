@@ -51,11 +51,15 @@ export async function runDueSubscriptions(deps: Deps): Promise<{ reserved: numbe
     try {
       slot = await reserveNext(deps, now, skip);
     } catch (err) {
-      // One row that cannot be reserved (its transaction rolled back) is left for the next tick; the others go on.
-      if (!(err instanceof ReservationFailed)) throw err;
-      deps.logger.warn({ err: err.cause, subscriptionId: err.subscriptionId }, "subscription slot not reserved");
-      skip.push(err.subscriptionId);
-      continue;
+      if (err instanceof ReservationFailed) {
+        // One row that cannot be reserved (its transaction rolled back) waits for the next tick; the others go on.
+        deps.logger.warn({ err: err.cause, subscriptionId: err.subscriptionId }, "subscription slot not reserved");
+        skip.push(err.subscriptionId);
+        continue;
+      }
+      // Anything else (the database, the pin after a commit): stop reserving, still send what is reserved.
+      deps.logger.warn({ err }, "subscription slots not reserved this tick; sending the reserved ones");
+      break;
     }
     if (!slot) break;
     if (slot !== "skipped") {
