@@ -206,12 +206,19 @@ export interface VaultMirror {
  * Takes the vault's state into the row. While a reserved slot is being sent, its schedule fields (advanced by the
  * reservation) are kept so the scheduler does not reserve the same slot twice; a snapshot read before a run the
  * scheduler has since created (fewer runs than CREATED slots: a read that raced the scheduler) is not taken at all.
+ * A cancelled or completed subscription's snapshot is always taken (a cancel that raced a reserved slot showed the
+ * reservation's balance instead of 0).
  */
 export async function syncMirror(deps: Reader, id: number, s: VaultMirror): Promise<SubscriptionRow | undefined> {
   const pending = sql`exists (select 1 from api.subscription_run where subscription_id = ${id} and status = 'PENDING')`;
-  const stale = sql`${s.runsCreated}::int < (select count(*) from api.subscription_run
+  // An ended subscription (cancelled, completed) changes no more on chain: its snapshot is final, and a slot still
+  // pending can only be refused (then released), so the vault's state is taken whatever the slots say.
+  const ended = s.status === "CANCELLED" || s.status === "COMPLETED";
+  const stale = ended
+    ? sql`false`
+    : sql`${s.runsCreated}::int < (select count(*) from api.subscription_run
     where subscription_id = ${id} and status = 'CREATED')`;
-  const keep = sql`(${pending} or ${stale})`;
+  const keep = ended ? sql`false` : sql`(${pending} or ${stale})`;
   const [row] = await deps.db
     .update(subscription)
     .set({
