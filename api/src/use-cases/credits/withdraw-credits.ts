@@ -2,11 +2,11 @@
 // sends withdrawCredit(account) to each contract that holds some, which pays that account only (and reverts while
 // the token still refuses it).
 import type { RunEscrowAbi } from "@agenthub/common/generated/abis";
-import { type Address, getAddress, isAddressEqual } from "viem";
-import { verifySignedAction } from "../../auth/signed-action.ts";
+import { type Address, getAddress } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError } from "../../errors.ts";
 import { relayMapped } from "../../lib/relay-mapped.ts";
+import { verifySignedBy } from "../guards.ts";
 import { CREDIT_ABIS, CREDIT_HOLDERS, type CreditHolder, type CreditsView, creditsOf, creditsView } from "./credits.ts";
 
 export interface WithdrawCreditsParameters {
@@ -21,10 +21,9 @@ export interface WithdrawCreditsReturnType extends CreditsView {
 
 export async function withdrawCredits(deps: Deps, p: WithdrawCreditsParameters): Promise<WithdrawCreditsReturnType> {
   const account: Address = getAddress(p.account);
-  const signer = await verifySignedAction(deps, p, { action: "withdraw-credit", kind: "account", id: account });
-  if (!isAddressEqual(signer, account)) {
-    throw apiError("NOT_CREDITED_ACCOUNT", `only ${account} may withdraw its credits`);
-  }
+  await verifySignedBy(deps, p, { action: "withdraw-credit", kind: "account", id: account }, [account], () =>
+    apiError("NOT_CREDITED_ACCOUNT", `only ${account} may withdraw its credits`),
+  );
   const credits = await creditsOf(deps, account);
   if (credits.RunEscrow === 0n && credits.StakeVault === 0n) {
     throw apiError("NO_CREDIT", `${account} has no credit`);

@@ -5,20 +5,12 @@ import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import type { Deps } from "../../context.ts";
 import { activeStake } from "../../domain/agent-status.ts";
 import { ApiError, apiError } from "../../errors.ts";
-import { chainClock } from "../../lib/chain-time.ts";
 import { idempotencyKeyReused } from "../../lib/idempotency.ts";
 import { stakeEventCount } from "../../lib/indexed-events.ts";
 import { relayMapped } from "../../lib/relay-mapped.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-import {
-  claimSlashKey,
-  findAgent,
-  releaseSlashKey,
-  slashHistory,
-  stakeEventsOfTx,
-  statusOf,
-} from "../../stores/agents.ts";
-import { requireAgent } from "../guards.ts";
+import { claimSlashKey, releaseSlashKey, slashHistory, stakeEventsOfTx } from "../../stores/agents.ts";
+import { requireAgent, requireAgentAt } from "../guards.ts";
 
 export interface SlashAgentParameters {
   agentId: number;
@@ -81,14 +73,14 @@ export async function slashAgent(deps: Deps, p: SlashAgentParameters) {
     },
     deps.env.INDEXER_WAIT_MS,
   );
-  const updated = (await findAgent(deps, id))!;
+  const { agent: updated, status } = await requireAgentAt(deps, id);
   return {
     success: true,
     agentId: id,
     slashedAmount: slashed.amount,
     percentage: bps / 100,
     remainingStake: activeStake(updated.stake).toString(),
-    status: statusOf(updated, await chainClock(deps).now(), (await deps.params.current()).minStake),
+    status,
     txHash: relayed.txHash,
     slashHistory: await slashHistory(deps, id),
   };

@@ -1,19 +1,17 @@
 // An agent's stake as GET /api/agents/:id/stake shows it: active stake, trust state, slashes, the vault's minimum.
 import type { Deps } from "../../context.ts";
 import { activeStake, canClaimRuns } from "../../domain/agent-status.ts";
-import { isoFromSeconds } from "../../lib/time.ts";
-import { slashHistory, statusOf } from "../../stores/agents.ts";
-import { loadAgentAt } from "./stake-rules.ts";
+import { slashHistory } from "../../stores/agents.ts";
+import { requireAgentAt } from "../guards.ts";
+import { stakeFields } from "./stake-rules.ts";
 
 export async function getStake(deps: Deps, agentId: number) {
-  const { agent, now, minStake } = await loadAgentAt(deps, agentId);
-  const status = statusOf(agent, now, minStake);
+  const { agent, minStake, status } = await requireAgentAt(deps, agentId);
   const staked = activeStake(agent.stake);
   return {
     agentId,
     status,
-    stakedAmount: staked.toString(),
-    stakedAt: agent.stakedAt === null ? null : isoFromSeconds(agent.stakedAt),
+    ...stakeFields(agent),
     slashHistory: await slashHistory(deps, agentId),
     isStaked: staked >= minStake,
     canClaimRuns: canClaimRuns(status),

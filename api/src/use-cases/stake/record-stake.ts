@@ -1,7 +1,8 @@
 // A StakeVault deposit the agent's wallet (or owner) sent itself, recorded by its transaction hash (once).
 import type { Hex } from "viem";
 import type { Deps } from "../../context.ts";
-import { assertStakeAllowed, loadAgentAt, recordDeposit, type StakeResult, stakeAnswer } from "./stake-rules.ts";
+import { requireAgentAt } from "../guards.ts";
+import { assertStakeAllowed, recordDeposit, type StakeResult, stakeAnswer } from "./stake-rules.ts";
 
 export interface RecordStakeParameters {
   agentId: number;
@@ -12,7 +13,7 @@ export interface RecordStakeParameters {
 }
 
 export async function recordStake(deps: Deps, p: RecordStakeParameters): Promise<StakeResult> {
-  const { agent, ...at } = await loadAgentAt(deps, p.agentId);
+  const { agent, ...at } = await requireAgentAt(deps, p.agentId);
   assertStakeAllowed(agent, at, p.walletAddress, BigInt(p.amount));
   await recordDeposit(deps, agent, p.txHash, p.walletAddress, BigInt(p.amount));
   return stakeAnswer(deps, p.agentId, p.txHash);

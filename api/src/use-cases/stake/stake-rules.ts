@@ -3,43 +3,41 @@
 import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { getAddress, type Hex } from "viem";
 import type { Deps } from "../../context.ts";
-import { activeStake } from "../../domain/agent-status.ts";
+import { type AgentStatus, activeStake } from "../../domain/agent-status.ts";
 import { apiError } from "../../errors.ts";
-import { chainClock } from "../../lib/chain-time.ts";
 import { isAgentWalletOrOwner, verifyDepositTx } from "../../lib/deposit-tx.ts";
 import { isoFromSeconds } from "../../lib/time.ts";
 import { waitForIndexer } from "../../lib/wait.ts";
-import { type AgentRecord, findAgent, recordStakeTx, stakeEventsOfTx, statusOf } from "../../stores/agents.ts";
-import { requireAgent } from "../guards.ts";
+import { type AgentRecord, recordStakeTx, stakeEventsOfTx } from "../../stores/agents.ts";
+import { requireAgentAt } from "../guards.ts";
 
 export interface StakeResult {
   success: boolean;
   agentId: number;
   stakedAmount: string;
   stakedAt: string | null;
-  status: ReturnType<typeof statusOf>;
+  status: AgentStatus;
   txHash: string;
   message: string;
 }
 
-/** The agent (404 when unknown), the chain's time and the vault's minimum stake. */
-export async function loadAgentAt(deps: Deps, id: number) {
-  const agent = await requireAgent(deps, id);
-  const [now, { minStake }] = await Promise.all([chainClock(deps).now(), deps.params.current()]);
-  return { agent, now, minStake };
-}
+/** The agent's active stake and since when, as the stake answers show them. */
+export const stakeFields = (agent: AgentRecord) => ({
+  stakedAmount: activeStake(agent.stake).toString(),
+  stakedAt: agent.stakedAt === null ? null : isoFromSeconds(agent.stakedAt),
+});
 
 /** A deposit of `amount` from `walletAddress` for `agent`: at least the minimum, not banned, its wallet or owner. */
 export function assertStakeAllowed(
   agent: AgentRecord,
-  { now, minStake }: { now: bigint; minStake: bigint },
+  { minStake, status }: { minStake: bigint; status: AgentStatus },
   walletAddress: string,
   amount: bigint,
 ) {
   if (amount < minStake) {
     throw apiError("INSUFFICIENT_STAKE", `minimum stake is ${minStake} base units (the vault's minimum)`);
   }
-  if (statusOf(agent, now, minStake) === "BANNED") {
+  if (status === "BANNED") {
     throw apiError("AGENT_BANNED", `agent ${agent.id} is banned`);
   }
   if (!isAgentWalletOrOwner(agent, walletAddress))
@@ -73,14 +71,11 @@ export async function recordDeposit(deps: Deps, agent: AgentRecord, hash: Hex, w
 
 /** The answer to a recorded deposit: the agent's stake and status after it. */
 export async function stakeAnswer(deps: Deps, agentId: number, hash: string): Promise<StakeResult> {
-  const agent = (await findAgent(deps, agentId))!;
-  const [now, { minStake }] = await Promise.all([chainClock(deps).now(), deps.params.current()]);
-  const status = statusOf(agent, now, minStake);
+  const { agent, minStake, status } = await requireAgentAt(deps, agentId);
   return {
     success: true,
     agentId,
-    stakedAmount: activeStake(agent.stake).toString(),
-    stakedAt: agent.stakedAt === null ? null : isoFromSeconds(agent.stakedAt),
+    ...stakeFields(agent),
     status,
     txHash: hash,
     message:

@@ -4,7 +4,8 @@ import { StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { getAddress, type Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { verifiedPermit } from "../../lib/permit.ts";
-import { assertStakeAllowed, loadAgentAt, recordDeposit, type StakeResult, stakeAnswer } from "./stake-rules.ts";
+import { requireAgentAt } from "../guards.ts";
+import { assertStakeAllowed, recordDeposit, type StakeResult, stakeAnswer } from "./stake-rules.ts";
 
 export interface StakeWithPermitParameters {
   agentId: number;
@@ -18,7 +19,7 @@ export interface StakeWithPermitParameters {
 
 export async function stakeWithPermit(deps: Deps, p: StakeWithPermitParameters): Promise<StakeResult> {
   const amount = BigInt(p.amount);
-  const { agent, ...at } = await loadAgentAt(deps, p.agentId);
+  const { agent, ...at } = await requireAgentAt(deps, p.agentId);
   assertStakeAllowed(agent, at, p.walletAddress, amount);
   const { r, s, v } = await verifiedPermit(deps, {
     owner: p.walletAddress,
