@@ -12,16 +12,19 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 import {NoncesKeyed} from "@openzeppelin/contracts/utils/NoncesKeyed.sol";
 import {IERC3009Receive} from "./interfaces/IERC3009Receive.sol";
 import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
-import {IStakeVault} from "./interfaces/IStakeVault.sol";
+import {IStakeLocks, IStakeVault} from "./interfaces/IStakeVault.sol";
 import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 
 /// @title AgentHub run escrow
-/// @notice Funds each run with its reward plus the platform fee and releases them on completion (reward to the
-/// agent's token owner, fee accrued for the treasury and swept in one transfer), refunds them on cancel / reject /
-/// timeout, and through the {IStakeVault} locks the agent's minimum stake while it holds the run and slashes it to
-/// the poster on a timeout or a lost dispute. A payment that fails (USDC blacklist) is credited, never blocking.
+/// @notice Funds each run with its reward plus the platform fee and releases them on completion (reward added to
+/// the agent's rewards, paid to the agent token's owner by {payRewards} in one transfer per agent and call; fee
+/// accrued for the treasury and swept in one transfer), refunds them on cancel / reject / timeout, locks the
+/// agent's minimum stake while it holds the run (its live-run count, which the {IStakeVault} asks on withdrawals)
+/// and slashes it to the poster on a timeout or a lost dispute. A payment that fails (USDC blacklist) is credited,
+/// never blocking.
 /// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled
-/// + feesAccrued() + sum of creditOf`. Storage per run is three words, two of them written at creation: (poster,
+/// + feesAccrued() + sum of rewardsOf + sum of creditOf`. An approval writes only the run's state, the ledger's
+/// accrued fees and the agent's word (live runs - 1, rewards + reward): no call, no transfer. Storage per run is three words, two of them written at creation: (poster,
 /// deadline, maxRevisions, revisions, state, feeBps), (reward, agentId, claimedAt, revisionRequestedAt) and the
 /// deliverable hash. The fee is not stored: it is `ceil(reward * feeBps / 10_000)` with the fee rate in force when
 /// the run was funded, so a governance change of {feeBps} never alters what an existing run owes.
@@ -99,7 +102,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     IERC20 public immutable usdc;
     /// @notice The stake vault checked on claims and slashed on timeouts and lost disputes.
     IStakeVault public immutable vault;
-    /// @notice The agent identity registry: rewards go to the agent token's current owner.
+    /// @notice The agent identity registry: rewards go to the agent token's owner when they are paid.
     IERC721 public immutable identity;
 
     /// @dev The last failure of a run (one word).
@@ -123,6 +126,15 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
 
     mapping(uint256 runId => RunData) private _runs;
     mapping(uint256 runId => Failure) private _failures;
+    /// @dev One word per agent, written by its claims and run ends. `known` is set at the first claim and never
+    /// cleared, so the word never returns to zero and later claims write a warm, non-zero slot.
+    struct AgentLedger {
+        uint96 rewards;
+        uint16 liveRuns;
+        bool known;
+    }
+
+    mapping(uint256 agentId => AgentLedger) private _agents;
     mapping(address account => uint256) private _credits;
     mapping(uint256 agentId => uint256) private _lastVerifiedFailureAt;
 
@@ -387,7 +399,8 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint256 agentId = run.agentId;
         run.state = RunState.TimedOut;
         uint256 amount = _release(run);
-        uint256 slashed = vault.unlockAndSlash(
+        _endLiveRun(agentId);
+        uint256 slashed = vault.slashForRun(
             agentId, _slashBps, poster, state == RunState.RevisionRequested ? "revision timeout" : "claim timeout"
         );
         _failures[runId] =
@@ -443,7 +456,8 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
             run.claimedAt = 0;
             run.revisionRequestedAt = 0;
             run.deliverableHash = bytes32(0);
-            uint256 slashed = vault.unlockAndSlash(agentId, _slashBps, poster, "dispute lost");
+            _endLiveRun(agentId);
+            uint256 slashed = vault.slashForRun(agentId, _slashBps, poster, "dispute lost");
             _failures[runId] =
                 Failure({agentId: uint64(agentId), kind: FailureKind.DisputeLost, slashedToPoster: uint96(slashed)});
             _lastVerifiedFailureAt[agentId] = block.timestamp;
@@ -462,6 +476,23 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         _totalOwed -= uint96(amount);
         emit FeesSwept(treasury_, amount);
         usdc.safeTransfer(treasury_, amount);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function payRewards(uint256[] calldata agentIds) external nonReentrant whenNotPaused returns (uint256 total) {
+        for (uint256 i = 0; i < agentIds.length; ++i) {
+            uint256 agentId = agentIds[i];
+            AgentLedger storage agent = _agents[agentId];
+            uint256 amount = agent.rewards;
+            if (amount == 0) continue;
+            agent.rewards = 0;
+            address owner = identity.ownerOf(agentId);
+            _totalOwed -= uint96(amount);
+            total += amount;
+            emit RewardsPaid(agentId, owner, amount);
+            _pay(owner, amount);
+        }
+        if (total == 0) revert RunEscrowNothingToPay();
     }
 
     /// @inheritdoc IRunEscrow
@@ -578,6 +609,16 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     }
 
     /// @inheritdoc IRunEscrow
+    function rewardsOf(uint256 agentId) external view returns (uint256) {
+        return _agents[agentId].rewards;
+    }
+
+    /// @inheritdoc IStakeLocks
+    function liveRunsOf(uint256 agentId) external view returns (uint256) {
+        return _agents[agentId].liveRuns;
+    }
+
+    /// @inheritdoc IRunEscrow
     function runCount() external view returns (uint256) {
         return _runCount;
     }
@@ -685,19 +726,22 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         }
     }
 
-    /// @dev Marks the run completed, releases the agent's stake lock, accrues the fee and pays the reward to the
-    /// agent's owner (credited if the transfer fails).
+    /// @dev Marks the run completed, ends the agent's live run, adds the reward to the agent's rewards and accrues
+    /// the fee. Both stay in the total owed until paid ({payRewards}, {sweepFees}).
     function _complete(uint256 runId, RunData storage run) private {
         uint256 agentId = run.agentId;
         uint96 reward = run.reward;
         uint256 fee = _fee(reward, run.feeBps);
-        address payee = identity.ownerOf(agentId);
 
         run.state = RunState.Completed;
-        (_totalOwed, _feesAccrued) = (_totalOwed - uint96(reward), _feesAccrued + uint72(fee));
-        emit RunCompleted(runId, agentId, payee, reward, fee);
-        vault.unlock(agentId);
-        _pay(payee, reward);
+        _feesAccrued += uint72(fee);
+        AgentLedger storage agent = _agents[agentId];
+        // Both bounded: the claim counted this run, and every reward is part of the uint96 total owed.
+        unchecked {
+            --agent.liveRuns;
+            agent.rewards += reward;
+        }
+        emit RunCompleted(runId, agentId, reward, fee);
     }
 
     /// @dev Removes a run's reward + fee from the total owed; returns that amount.
@@ -785,12 +829,26 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     }
 
     function _claim(uint256 runId, RunData storage run, uint256 agentId) private {
+        // Reverts unless the agent is in good standing with the minimum stake active.
+        vault.checkClaimable(agentId);
+        AgentLedger storage agent = _agents[agentId];
+        uint16 live = agent.liveRuns;
+        if (live == type(uint16).max) revert RunEscrowTooManyRuns(agentId);
+        unchecked {
+            agent.liveRuns = live + 1;
+        }
+        agent.known = true;
         run.state = RunState.Claimed;
         run.agentId = agentId.toUint64();
         run.claimedAt = uint48(block.timestamp);
         emit RunClaimed(runId, agentId);
-        // Reverts unless the agent is in good standing with the minimum stake active; locks that stake.
-        vault.lock(agentId);
+    }
+
+    /// @dev A run the agent held ended: one live run fewer (the claim counted it).
+    function _endLiveRun(uint256 agentId) private {
+        unchecked {
+            --_agents[agentId].liveRuns;
+        }
     }
 
     function _start(uint256 runId, RunData storage run, uint256 agentId) private {
@@ -836,7 +894,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         _failures[runId] = Failure({agentId: uint64(agentId), kind: FailureKind.Rejected, slashedToPoster: 0});
         uint256 amount = _release(run);
         emit RunRejected(runId, agentId);
-        vault.unlock(agentId);
+        _endLiveRun(agentId);
         _pay(poster, amount);
     }
 

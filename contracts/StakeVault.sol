@@ -6,28 +6,29 @@ import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC2
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IStakeVault} from "./interfaces/IStakeVault.sol";
+import {IStakeLocks, IStakeVault} from "./interfaces/IStakeVault.sol";
 import {RolePausable} from "./utils/RolePausable.sol";
 import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 
 /// @title AgentHub stake vault
 /// @notice Holds each agent's USDC stake and trust state. The agent's token owner (or the relayer on its behalf)
-/// withdraws after a cooldown; the run escrow (ESCROW_ROLE) locks the minimum stake while the agent holds runs and
-/// slashes it to the poster on a verified failure; moderation (SLASHER_ROLE) slashes to the treasury with a reason,
+/// withdraws after a cooldown; the run escrow ({runEscrow}) locks the minimum stake while the agent holds runs, and
+/// (ESCROW_ROLE) slashes it to the poster on a verified failure; moderation (SLASHER_ROLE) slashes to the treasury with a reason,
 /// rate limited; governance (DEFAULT_ADMIN_ROLE) bans. Every slash is a strike: frozen, the third one banned.
 /// The minimum stake, the cooldown and the treasury change only through DEFAULT_ADMIN_ROLE (the governance
 /// timelock); PAUSER_ROLE (the emergency Safe and the timelock) stops every USDC movement: deposits, slashes,
 /// withdrawals and credit payouts.
 /// @dev Invariant: `usdc.balanceOf(this) == totalStaked() + totalCredits()`, `totalStaked() == sum of stakeOf`.
-/// Lock counts mirror the escrow's live runs per agent (announced by its RunClaimed and run-ending events), so they
-/// emit no event of their own.
+/// The lock is the escrow's count of the agent's live runs, kept in the escrow's per-agent word that its claims and
+/// run ends write anyway: ending a run costs no call here (a run's approval stays cheap), and a withdrawal asks the
+/// escrow instead. The vault only answers, at each claim, whether the agent may take work ({checkClaimable}).
 contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
 
     /// @notice Moderation slashes (to the treasury, with a reason, rate limited).
     bytes32 public constant SLASHER_ROLE = keccak256("SLASHER_ROLE");
-    /// @notice The run escrow: locks stakes for held runs and slashes them to the wronged poster.
+    /// @notice The run escrow: slashes stakes to the wronged poster of a run.
     bytes32 public constant ESCROW_ROLE = keccak256("ESCROW_ROLE");
     /// @notice May request and execute withdrawals (always paid to the token owner) and submit permit deposits.
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
@@ -54,7 +55,6 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         uint88 total;
         uint88 pending;
         uint48 availableAt;
-        uint16 locks;
         uint8 strikes;
         TrustState trust;
     }
@@ -69,6 +69,8 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     uint64 public withdrawalCooldown;
     /// @inheritdoc IStakeVault
     uint256 public minStake;
+    /// @inheritdoc IStakeVault
+    IStakeLocks public runEscrow;
 
     // One word: the ledger.
     uint128 private _totalStaked;
@@ -149,33 +151,18 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     }
 
     /// @inheritdoc IStakeVault
-    function lock(uint256 agentId) external onlyRole(ESCROW_ROLE) {
-        StakeInfo storage info = _stakes[agentId];
+    function checkClaimable(uint256 agentId) external view {
+        StakeInfo memory info = _stakes[agentId];
         TrustState trust = info.trust;
         if (trust == TrustState.Frozen) revert StakeVaultAgentFrozen(agentId);
         if (trust == TrustState.Banned) revert StakeVaultAgentBanned(agentId);
         uint256 active = uint256(info.total) - info.pending;
         uint256 minimum = minStake;
         if (active < minimum) revert StakeVaultInsufficientStake(agentId, active, minimum);
-        uint16 locks = info.locks;
-        if (locks == type(uint16).max) revert StakeVaultTooManyLocks(agentId);
-        unchecked {
-            info.locks = locks + 1;
-        }
     }
 
     /// @inheritdoc IStakeVault
-    function unlock(uint256 agentId) external onlyRole(ESCROW_ROLE) {
-        StakeInfo storage info = _stakes[agentId];
-        uint16 locks = info.locks;
-        if (locks == 0) revert StakeVaultNotLocked(agentId);
-        unchecked {
-            info.locks = locks - 1;
-        }
-    }
-
-    /// @inheritdoc IStakeVault
-    function unlockAndSlash(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
+    function slashForRun(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
         external
         nonReentrant
         whenNotPaused
@@ -184,10 +171,6 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     {
         if (beneficiary == address(0)) revert StakeVaultZeroAddress();
         StakeInfo memory info = _stakes[agentId];
-        if (info.locks == 0) revert StakeVaultNotLocked(agentId);
-        unchecked {
-            --info.locks;
-        }
         amount = _slash(agentId, info, bps, beneficiary, reason);
     }
 
@@ -210,7 +193,7 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         StakeInfo memory info = _stakes[agentId];
         if (info.pending != 0) revert StakeVaultWithdrawalPending(agentId);
         if (amount > info.total) revert StakeVaultInsufficientStake(agentId, info.total, amount);
-        if (info.locks != 0 && info.total - amount < minStake) revert StakeVaultStakeLocked(agentId, info.locks);
+        _checkUnlocked(agentId, info.total - amount);
 
         uint48 availableAt = uint48(block.timestamp) + uint48(withdrawalCooldown);
         info.pending = uint88(amount);
@@ -226,7 +209,7 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         uint256 amount = info.pending;
         if (amount == 0) revert StakeVaultNoWithdrawal(agentId);
         if (block.timestamp < info.availableAt) revert StakeVaultCooldownActive(agentId, info.availableAt);
-        if (info.locks != 0 && info.total - amount < minStake) revert StakeVaultStakeLocked(agentId, info.locks);
+        _checkUnlocked(agentId, info.total - amount);
 
         info.total -= uint88(amount);
         info.pending = 0;
@@ -254,6 +237,14 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         if (newTreasury == address(0)) revert StakeVaultZeroAddress();
         treasury = newTreasury;
         emit TreasuryUpdated(newTreasury);
+    }
+
+    /// @notice Names the escrow whose live runs lock stakes. Admin (governance) only. A replaced escrow's live runs no
+    /// longer lock anything here: governance switches escrows once the old one holds no runs.
+    function setRunEscrow(IStakeLocks escrow) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (address(escrow) == address(0)) revert StakeVaultZeroAddress();
+        runEscrow = escrow;
+        emit RunEscrowUpdated(address(escrow));
     }
 
     /// @notice Sets the stake an agent needs to claim runs, and that stays locked while it holds runs
@@ -300,8 +291,9 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
     }
 
     /// @inheritdoc IStakeVault
-    function locksOf(uint256 agentId) external view returns (uint256) {
-        return _stakes[agentId].locks;
+    function locksOf(uint256 agentId) public view returns (uint256) {
+        IStakeLocks escrow = runEscrow;
+        return address(escrow) == address(0) ? 0 : escrow.liveRunsOf(agentId);
     }
 
     /// @inheritdoc IStakeVault
@@ -336,7 +328,14 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         usdc.safeTransferFrom(from, address(this), amount);
     }
 
-    /// @dev Takes `bps` of the stake in `info` (whose lock count the caller already set), counts a strike, moves the
+    /// @dev Reverts if the agent holds runs and would keep less than {minStake} after a withdrawal.
+    function _checkUnlocked(uint256 agentId, uint256 remaining) private view {
+        if (remaining >= minStake) return;
+        uint256 locks = locksOf(agentId);
+        if (locks != 0) revert StakeVaultStakeLocked(agentId, locks);
+    }
+
+    /// @dev Takes `bps` of the stake in `info`, counts a strike, moves the
     /// trust state to Frozen (Banned at the third strike, or if already banned; announced on every slash, since the
     /// strike count changes) and pays `beneficiary`, crediting it when the transfer fails.
     function _slash(uint256 agentId, StakeInfo memory info, uint256 bps, address beneficiary, string calldata reason)

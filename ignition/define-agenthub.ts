@@ -117,8 +117,9 @@ export function defineAgentHub(
 
   // Operational roles of the relayer (identity and escrow got RELAYER_ROLE in their constructors).
   const wiring: Future[] = [
-    // The escrow locks stakes under held runs and slashes them to a run's poster; moderation slashes (to the
-    // treasury, rate limited) are the relayer's.
+    // The escrow's live runs lock stakes (the vault asks it on withdrawals) and it slashes them to a run's poster;
+    // moderation slashes (to the treasury, rate limited) are the relayer's.
+    m.call(vault, "setRunEscrow", [escrow], { id: "Vault_run_escrow" }),
     m.call(vault, "grantRole", [ROLES.ESCROW, escrow], { id: "Vault_escrow_escrow" }),
     m.call(vault, "grantRole", [ROLES.SLASHER, relayer], { id: "Vault_slasher_relayer" }),
     m.call(vault, "grantRole", [ROLES.RELAYER, relayer], { id: "Vault_relayer" }),

@@ -135,6 +135,21 @@ export const agentRunStats = onchainTable("agent_run_stats", (t) => ({
   updatedAt: t.bigint().notNull(),
 }));
 
+/** Rewards of approved runs per agent: credited by RunCompleted, paid to the agent's owner by RunEscrow.payRewards. */
+export const agentReward = onchainTable(
+  "agent_reward",
+  (t) => ({
+    agentId: t.bigint().primaryKey(),
+    /** Approved and not yet paid (RunEscrow.rewardsOf). */
+    unpaid: t.bigint().notNull(),
+    totalPaid: t.bigint().notNull(),
+    /** When `unpaid` last rose from zero: the payout job pays the longest-waiting agents first. */
+    owedSince: t.bigint(),
+    updatedAt: t.bigint().notNull(),
+  }),
+  (table) => ({ owedSinceIdx: index().on(table.owedSince) }),
+);
+
 /** The last claim between a poster and an agent that counted toward the agent's reputation (one per day). */
 export const reputationPair = onchainTable("reputation_pair", (t) => ({
   id: t.text().primaryKey(), // `${poster}:${agentId}`

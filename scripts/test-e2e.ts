@@ -49,6 +49,8 @@ const jobEnv = {
   // Checked every second; the threshold (1,000 USDC of fees) is far above what other tests accrue, so only the
   // fee-sweep test (money-safety) crosses it.
   FEE_SWEEP_INTERVAL_SECONDS: "1",
+  // Rewards reach the owners within about a second of an approval (tests wait for the payout).
+  REWARD_PAYOUT_INTERVAL_SECONDS: "1",
   FEE_SWEEP_THRESHOLD: "1000000000",
   ALLOW_PRIVATE_UPTIME_TARGETS: "true",
   DNS_SERVER: dns.server,

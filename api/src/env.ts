@@ -141,6 +141,13 @@ export const apiEnvSchema = z.object({
   BUNDLER_URL: z.string().url().optional(),
   /** How often expired nonces, tokens, rate-limit windows, old webhook deliveries and spent x402 rows are deleted. */
   PRUNE_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
+  /**
+   * How often approved runs' rewards are paid to the agents' owners (one RunEscrow.payRewards per tick for every agent
+   * owed, up to REWARD_PAYOUT_BATCH): the delay between an approval and the owner's USDC.
+   */
+  REWARD_PAYOUT_INTERVAL_SECONDS: z.coerce.number().int().positive().default(10),
+  /** Agents paid per payout transaction (the rest wait for the next tick). */
+  REWARD_PAYOUT_BATCH: z.coerce.number().int().min(1).max(200).default(50),
   /** How often the accrued escrow fees are checked against FEE_SWEEP_THRESHOLD (and swept to the treasury). */
   FEE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().positive().default(3_600),
   /** Accrued fees (USDC base units) at which the fee-sweep job relays RunEscrow.sweepFees; default 100 USDC. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IStakeVault} from "./IStakeVault.sol";
+import {IStakeLocks, IStakeVault} from "./IStakeVault.sol";
 
 /// @title AgentHub run (bounty) escrow
 /// @notice Holds each run's reward plus the platform fee (5% unless governance changed it, rounded up) from
@@ -13,7 +13,7 @@ import {IStakeVault} from "./IStakeVault.sol";
 /// `RunConsent`), verified on chain (ECDSA or ERC-1271), single-use (keyed nonces) and dated. Funding likewise: the
 /// poster calls {createRun} itself, or anyone submits {createRunWithAuthorization} with the poster's EIP-3009
 /// authorization bound to the run's terms. No role acts for a poster or an owner without its consent.
-interface IRunEscrow {
+interface IRunEscrow is IStakeLocks {
     enum RunState {
         None,
         Open,
@@ -79,8 +79,12 @@ interface IRunEscrow {
     event RunStarted(uint256 indexed runId, uint256 indexed agentId);
     event RunSubmitted(uint256 indexed runId, uint256 indexed agentId, bytes32 deliverableHash);
     event RevisionRequested(uint256 indexed runId, uint256 indexed agentId, uint8 revisions);
-    /// @notice Reward paid to the agent owner `payee` (or credited, see {PaymentDeferred}); `fee` accrued for the treasury.
-    event RunCompleted(uint256 indexed runId, uint256 indexed agentId, address indexed payee, uint256 reward, uint256 fee);
+    /// @notice The run is approved: `reward` is added to the agent's rewards ({rewardsOf}, paid to the agent token's
+    /// owner by {payRewards}); `fee` accrued for the treasury.
+    event RunCompleted(uint256 indexed runId, uint256 indexed agentId, uint256 reward, uint256 fee);
+    /// @notice The agent's rewards were paid to `to`, the agent token's owner at payment time (or credited to it,
+    /// see {PaymentDeferred}).
+    event RewardsPaid(uint256 indexed agentId, address indexed to, uint256 amount);
     event RunRejected(uint256 indexed runId, uint256 indexed agentId);
     event RunDisputed(uint256 indexed runId, uint256 indexed agentId, address indexed by);
     /// @notice A dispute was resolved; for the poster the stake slash `slashed` went to the poster and the run reopened.
@@ -122,6 +126,10 @@ interface IRunEscrow {
     /// @dev The escrow is not paused.
     error ExpectedPause();
     error RunEscrowNothingToSweep();
+    /// @notice None of the agents named has rewards to pay.
+    error RunEscrowNothingToPay();
+    /// @notice The agent already holds the maximum number of runs at once.
+    error RunEscrowTooManyRuns(uint256 agentId);
     error RunEscrowNoCredit(address account);
     /// @dev A consent whose signer is not the party the action needs (the poster, or the agent token's owner).
     error RunEscrowWrongSigner(address signer);
@@ -185,7 +193,7 @@ interface IRunEscrow {
         string calldata metadataUri
     ) external view returns (bytes32);
     /// @notice An agent in good standing with at least the minimum active stake claims an open run before its
-    /// deadline; the vault locks its minimum stake until the run ends.
+    /// deadline (the vault's {IStakeVault-checkClaimable}); its minimum stake stays locked until the run ends.
     /// Caller: the agent token's owner.
     function claim(uint256 runId, uint256 agentId) external;
     /// @notice {claim} with the agent token owner's consent (action "claim", `agentId` the claiming agent).
@@ -198,7 +206,8 @@ interface IRunEscrow {
     function submit(uint256 runId, bytes32 deliverableHash) external;
     /// @notice {submit} with the agent token owner's consent (action "submit", `deliverableHash` the one submitted).
     function submitBySig(uint256 runId, bytes32 deliverableHash, Consent calldata consent) external;
-    /// @notice The poster approves the submission: reward to the agent's owner, fee accrued.
+    /// @notice The poster approves the submission: the reward is added to the agent's rewards (paid to its owner by
+    /// {payRewards}, which anyone may call, the API's relayer right after), the fee accrued.
     function approve(uint256 runId) external;
     /// @notice {approve} with the poster's consent (action "approve").
     function approveBySig(uint256 runId, Consent calldata consent) external;
@@ -228,6 +237,10 @@ interface IRunEscrow {
     function sweepFees() external returns (uint256 amount);
     /// @notice Pays `account` what failed payments credited to it (anyone may trigger it; the money goes to `account`).
     function withdrawCredit(address account) external;
+    /// @notice Pays each named agent's rewards to the agent token's current owner, in one call for any number of
+    /// agents (anyone may trigger it: the money goes only to the owners). Agents with nothing to pay are skipped;
+    /// reverts if none has any. Returns the total paid (or credited, for an owner the token refuses).
+    function payRewards(uint256[] calldata agentIds) external returns (uint256 total);
 
     function getRun(uint256 runId) external view returns (Run memory);
     /// @notice The agent that last failed this run (reject, timeout, lost dispute), 0 if none.
@@ -239,12 +252,14 @@ interface IRunEscrow {
     function lastVerifiedFailureAt(uint256 agentId) external view returns (uint256);
     /// @notice The stake vault that locks an agent's stake while it holds runs and is slashed on its failures.
     function vault() external view returns (IStakeVault);
-    /// @notice Everything the escrow owes: reward + fee of runs still held, accrued fees and credits; equals its
+    /// @notice Everything the escrow owes: reward + fee of runs still held, accrued fees, agents' rewards and credits; equals its
     /// USDC balance.
     function totalOwed() external view returns (uint256);
     /// @notice Fees kept on completed runs, not yet swept to the treasury.
     function feesAccrued() external view returns (uint256);
     /// @notice What failed payments credited to `account`.
     function creditOf(address account) external view returns (uint256);
+    /// @notice Rewards of approved runs not yet paid to the agent's owner ({payRewards}).
+    function rewardsOf(uint256 agentId) external view returns (uint256);
     function runCount() external view returns (uint256);
 }

@@ -6,6 +6,12 @@ pragma solidity ^0.8.28;
 /// the treasury and freezes the agent (the third slash bans it); a frozen agent is unfrozen by staking back to the
 /// minimum, a banned one never. While the agent holds runs its minimum stake is locked. Withdrawals wait a cooldown
 /// at least as long as the dispute window; a pending withdrawal stays slashable.
+/// @notice The escrow whose live runs lock agents' stakes (the vault asks it on withdrawals).
+interface IStakeLocks {
+    /// @notice How many runs `agentId` holds (claimed and not yet ended).
+    function liveRunsOf(uint256 agentId) external view returns (uint256);
+}
+
 interface IStakeVault {
     /// @notice What blocks an agent from work. `Good`: nothing; `Frozen`: slashed, until it stakes back to the
     /// minimum; `Banned`: permanent (third slash, or governance).
@@ -15,6 +21,8 @@ interface IStakeVault {
         Banned
     }
 
+    /// @notice Governance named the escrow whose live runs lock stakes.
+    event RunEscrowUpdated(address escrow);
     /// @notice `from` added `amount` USDC to `agentId`'s stake.
     event Staked(uint256 indexed agentId, address indexed from, uint256 amount);
     /// @notice `amount` of `agentId`'s stake (`bps` basis points of it) was sent (or credited) to `beneficiary`.
@@ -53,10 +61,6 @@ interface IStakeVault {
     error StakeVaultAgentBanned(uint256 agentId);
     /// @notice The agent holds runs: its stake cannot go below the minimum until they end.
     error StakeVaultStakeLocked(uint256 agentId, uint256 locks);
-    /// @notice `unlock` without a matching `lock`.
-    error StakeVaultNotLocked(uint256 agentId);
-    /// @notice The agent already holds the maximum number of runs at once.
-    error StakeVaultTooManyLocks(uint256 agentId);
     /// @notice A slash by SLASHER_ROLE must say why.
     error StakeVaultReasonRequired();
     /// @notice SLASHER_ROLE already used its slashes of the current period; retry after `retryAt`.
@@ -80,14 +84,12 @@ interface IStakeVault {
     /// included) to the treasury, with a reason, at most MAX_SLASHES_PER_PERIOD times per SLASH_PERIOD. Counts a
     /// strike (freeze; the third bans). Returns the amount moved.
     function slash(uint256 agentId, uint256 bps, string calldata reason) external returns (uint256 amount);
-    /// @notice ESCROW_ROLE: the agent takes a run. Needs a good trust state and at least {minStake} active; locks
-    /// the minimum stake until {unlock} / {unlockAndSlash}.
-    function lock(uint256 agentId) external;
-    /// @notice ESCROW_ROLE: a run the agent held ended without fault.
-    function unlock(uint256 agentId) external;
-    /// @notice ESCROW_ROLE: a run the agent held ended by its verified fault (timeout, lost dispute): releases the
-    /// lock, then slashes `bps` of the stake to `beneficiary` (the run's poster) and counts a strike.
-    function unlockAndSlash(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
+    /// @notice Reverts unless the agent may take a run: a good trust state and at least {minStake} active. The
+    /// escrow asks it on every claim; the claim then locks the minimum stake until the run ends ({runEscrow}).
+    function checkClaimable(uint256 agentId) external view;
+    /// @notice ESCROW_ROLE: a run the agent held ended by its verified fault (timeout, lost dispute): slashes `bps`
+    /// of the stake to `beneficiary` (the run's poster) and counts a strike.
+    function slashForRun(uint256 agentId, uint256 bps, address beneficiary, string calldata reason)
         external
         returns (uint256 amount);
     /// @notice Governance bans an agent permanently.
@@ -109,8 +111,10 @@ interface IStakeVault {
     function pendingWithdrawal(uint256 agentId) external view returns (uint256 amount, uint64 availableAt);
     /// @notice The agent's trust state and how many times it was slashed.
     function trustOf(uint256 agentId) external view returns (TrustState state, uint256 strikes);
-    /// @notice How many runs the agent holds (each locks the minimum stake).
+    /// @notice How many runs the agent holds ({runEscrow}'s live runs; any number locks the minimum stake).
     function locksOf(uint256 agentId) external view returns (uint256);
+    /// @notice The escrow whose live runs lock stakes (set by governance).
+    function runEscrow() external view returns (IStakeLocks);
     /// @notice What failed payments credited to `account`.
     function creditOf(address account) external view returns (uint256);
     /// @notice Sum of all stakes.

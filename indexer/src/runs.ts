@@ -1,5 +1,5 @@
 import { type Context, type Event, ponder } from "ponder:registry";
-import { agentRunStats, feeSweep, run, runEvent } from "ponder:schema";
+import { agentReward, agentRunStats, feeSweep, run, runEvent } from "ponder:schema";
 import type { Address } from "viem";
 import { recordCredit } from "./lib/credits.ts";
 import { claimCounts } from "./reputation-rule.ts";
@@ -129,6 +129,14 @@ ponder.on("RunEscrow:RevisionRequested", async ({ event, context }) => {
 ponder.on("RunEscrow:RunCompleted", async ({ event, context }) => {
   const { runId, agentId, reward } = event.args;
   const ts = event.block.timestamp;
+  await context.db
+    .insert(agentReward)
+    .values({ agentId, unpaid: reward, totalPaid: 0n, owedSince: ts, updatedAt: ts })
+    .onConflictDoUpdate((row) => ({
+      unpaid: row.unpaid + reward,
+      owedSince: row.unpaid === 0n ? ts : row.owedSince,
+      updatedAt: ts,
+    }));
   if (await countsForReputation(context, runId))
     await bumpStats(context, agentId, ts, { completed: 1, volume: reward });
   await context.db.update(run, { id: runId }).set({ state: "Completed", updatedAt: ts });
@@ -202,6 +210,15 @@ ponder.on("RunEscrow:FeesSwept", async ({ event, context }) => {
     txHash: event.transaction.hash,
     timestamp: event.block.timestamp,
   });
+});
+
+ponder.on("RunEscrow:RewardsPaid", async ({ event, context }) => {
+  const { agentId, amount } = event.args;
+  const ts = event.block.timestamp;
+  // payRewards pays an agent's whole rewards: nothing is left unpaid.
+  await context.db
+    .update(agentReward, { agentId })
+    .set((row) => ({ unpaid: row.unpaid - amount, totalPaid: row.totalPaid + amount, owedSince: null, updatedAt: ts }));
 });
 
 ponder.on("RunEscrow:PaymentDeferred", async ({ event, context }) => {

@@ -49,6 +49,8 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
     "timeoutSlash",
     // Open to anyone; pays only the treasury (the API's fee-sweep job).
     "sweepFees",
+    // Open to anyone; pays each agent's rewards only to its token's owner (the API's reward-payout job).
+    "payRewards",
     "withdrawCredit",
   ],
   // setRunCoverBySig: the poster's EIP-712 RunCover, verified by the pool (ERC-1271 too), fixes run and amount.

@@ -114,6 +114,9 @@ describe("relayer allowlist", () => {
     assert.equal(checkAllowed("StakeVault", slash(100n, "  "), agent1).ok, false);
     const credit = encodeFunctionData({ abi: RunEscrowAbi, functionName: "withdrawCredit", args: [ctx.relayer] });
     assert.equal(checkAllowed("RunEscrow", credit, ctx).ok, true);
+    // Pays each agent's rewards only to its token's owner, whoever sends it.
+    const payout = encodeFunctionData({ abi: RunEscrowAbi, functionName: "payRewards", args: [[1n, 2n]] });
+    assert.equal(checkAllowed("RunEscrow", payout, ctx).ok, true);
   });
 
   describe("functions that act for one party on the relayer's role alone act only for the one the request named", () => {

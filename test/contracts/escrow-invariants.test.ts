@@ -6,14 +6,15 @@
  * (the relayer either calls directly, refused, or submits a `...BySig` consent: valid, signed by the wrong party,
  * expired, forged, for another run, or a replay of one the escrow already spent);
  * deposits, withdrawals, moderation slashes and bans, agent token transfers, blacklisting and unblacklisting of
- * posters and agent owners (payments to them fall back to credits), fee sweeps, credit withdrawals, time jumps,
+ * posters and agent owners (payments to them fall back to credits), fee sweeps, reward payouts, credit withdrawals, time jumps,
  * emergency pauses of the escrow, the vault and the insurance pool (PAUSER_ROLE), governance changes of the minimum
  * stake and the claim timeout, and insurance: coverage stakes, run covers declared by posters and claims after a
  * verified failure against the real escrow's failure records.
  * A TypeScript model predicts every outcome (success or the exact custom error); after every step the chain must
  * match the model and the accounting invariants must hold:
  *
- *   usdc.balanceOf(escrow) == totalOwed() == sum over live runs of (reward + fee) + feesAccrued() + escrow credits
+ *   usdc.balanceOf(escrow) == totalOwed() == sum over live runs of (reward + fee) + feesAccrued() + sum of rewardsOf
+ *                             + escrow credits
  *   usdc.balanceOf(vault)  == totalStaked() + totalCredits(), totalStaked() == sum of stakeOf(agent)
  *   locksOf(agent) == number of live runs the agent holds; trust state and strikes as the model says
  *   usdc.balanceOf(pool) == totalCoverage() == sum of coverageOf(agent); a run's insurance is paid at most once and
@@ -157,6 +158,8 @@ type RunM = {
 };
 type AgentM = {
   owner: Address;
+  /** Rewards of approved runs not yet paid (RunEscrow.rewardsOf). */
+  rewards: bigint;
   stake: bigint;
   pending: bigint;
   availableAt: bigint;
@@ -222,8 +225,11 @@ class Model {
   credits(map: Map<Address, bigint>) {
     return [...map.values()].reduce((s, x) => s + x, 0n);
   }
+  rewards() {
+    return [...this.agents.values()].reduce((s, a) => s + a.rewards, 0n);
+  }
   owed() {
-    return this.held() + this.fees + this.credits(this.escrowCredits);
+    return this.held() + this.fees + this.rewards() + this.credits(this.escrowCredits);
   }
   staked() {
     return [...this.agents.values()].reduce((s, a) => s + a.stake, 0n);
@@ -254,13 +260,25 @@ class Model {
     }
     return amount;
   }
-  /** The run completes: reward to the agent's current owner (or credited), fee accrued, lock released. */
+  /** The run completes: reward added to the agent's rewards, fee accrued, lock released. */
   complete(r: RunM) {
     const a = this.agent(r.agentId);
     r.state = S.Completed;
     this.fees += r.fee;
     a.locks--;
-    this.escrowPay(a.owner, r.reward);
+    a.rewards += r.reward;
+  }
+  /** payRewards: each named agent's rewards to its current owner (or credited); returns the total. */
+  payRewards(agentIds: bigint[]) {
+    let total = 0n;
+    for (const id of agentIds) {
+      const a = this.agents.get(id);
+      if (!a || a.rewards === 0n) continue;
+      total += a.rewards;
+      this.escrowPay(a.owner, a.rewards);
+      a.rewards = 0n;
+    }
+    return total;
   }
 }
 
@@ -354,6 +372,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       pending: 0n,
       availableAt: 0n,
       locks: 0,
+      rewards: 0n,
       strikes: 0,
       trust: Trust.Good,
     });
@@ -496,7 +515,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   /** A `whenNotPaused` function of `contract` reverts with EnforcedPause before any of its own checks. */
   const gate = (contract: keyof Model["paused"], expected: string | null) =>
     m.paused[contract] ? "EnforcedPause" : expected;
-  /** Escrow paths that slash through StakeVault.unlockAndSlash: refused by a paused vault once the escrow's checks pass. */
+  /** Escrow paths that slash through StakeVault.slashForRun: refused by a paused vault once the escrow's checks pass. */
   const slashGate = (expected: string | null) => expected ?? (m.paused.vault ? "EnforcedPause" : null);
 
   /** InsurancePool.claim(id) by `caller`: the outcome the model predicts, and its effect when it succeeds. */
@@ -1224,6 +1243,28 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         }
       },
     ],
+    // agents' rewards go to their owners, several agents per call (anyone may trigger it)
+    [
+      () => (m.rewards() > 0n ? 4 : 0.5),
+      always,
+      async () => {
+        const ids = [...m.agents.keys()];
+        const named = ids.filter(() => rnd.next() < 0.6);
+        if (named.length === 0 || rnd.next() < 0.1) named.push(rnd.pick(ids));
+        // A name twice pays once: the first entry empties the agent's rewards.
+        const preview = named.reduce((s, id, i) => s + (named.indexOf(id) === i ? m.agent(id).rewards : 0n), 0n);
+        const expected = gate("escrow", preview === 0n ? "RunEscrowNothingToPay" : null);
+        const caller = rnd.pick([stranger, wallets.relayer, ...owners]);
+        if (
+          await exec(
+            `payRewards(${named.join(",")})`,
+            () => escrow.write.payRewards([named], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        )
+          m.payRewards(named);
+      },
+    ],
     // accrued fees go to the treasury in one transfer (anyone may trigger it)
     [
       () => (m.fees > 0n ? 2 : 0.5),
@@ -1437,6 +1478,15 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       await insuranceClaim("settle.pool.claim", BigInt(i + 1), walletOf(r.poster));
     }
   }
+  const owed = [...m.agents.entries()].filter(([, a]) => a.rewards > 0n).map(([id]) => id);
+  if (owed.length > 0) {
+    await exec(
+      "settle.payRewards()",
+      () => escrow.write.payRewards([owed], { account: stranger.account, gas: GAS }),
+      null,
+    );
+    m.payRewards(owed);
+  }
   for (const [fromEscrow, credits] of [
     [true, m.escrowCredits],
     [false, m.vaultCredits],
@@ -1482,7 +1532,7 @@ async function checkInvariants(fx: Fx, m: Model) {
   const runIds = m.runs.map((_, i) => BigInt(i + 1));
   const agentIds = [...m.agents.keys()];
   const accounts = [...m.balances.keys()];
-  const [escrowBal, owed, fees, count, vaultBal, staked, vaultCredits, runs, stakes, pendings, trusts, locks] =
+  const [escrowBal, owed, fees, count, vaultBal, staked, vaultCredits, runs, stakes, pendings, trusts, locks, rewards] =
     await Promise.all([
       usdc.read.balanceOf([escrow.address]),
       escrow.read.totalOwed(),
@@ -1496,6 +1546,7 @@ async function checkInvariants(fx: Fx, m: Model) {
       Promise.all(agentIds.map((id) => vault.read.pendingWithdrawal([id]))),
       Promise.all(agentIds.map((id) => vault.read.trustOf([id]))),
       Promise.all(agentIds.map((id) => vault.read.locksOf([id]))),
+      Promise.all(agentIds.map((id) => escrow.read.rewardsOf([id]))),
     ]);
   const [poolBal, totalCoverage, coverages, pausedNow, minStake, claimTimeout] = await Promise.all([
     usdc.read.balanceOf([pool.address]),
@@ -1524,7 +1575,12 @@ async function checkInvariants(fx: Fx, m: Model) {
   const liveSum = runs.filter((r) => LIVE.has(r.state)).reduce((s, r) => s + r.reward + r.fee, 0n);
   const escrowCreditSum = escrowCredits.reduce((s, x) => s + x, 0n);
   assert.equal(escrowBal, owed, "usdc.balanceOf(escrow) == totalOwed()");
-  assert.equal(owed, liveSum + fees + escrowCreditSum, "totalOwed() == live runs' reward + fee + fees + credits");
+  const rewardSum = rewards.reduce((s, x) => s + x, 0n);
+  assert.equal(
+    owed,
+    liveSum + fees + rewardSum + escrowCreditSum,
+    "totalOwed() == live runs' reward + fee + fees + agents' rewards + credits",
+  );
   assert.equal(vaultBal, staked + vaultCredits, "usdc.balanceOf(vault) == totalStaked() + totalCredits()");
   assert.equal(
     staked,
@@ -1580,6 +1636,7 @@ async function checkInvariants(fx: Fx, m: Model) {
     assert.deepEqual(pendings[i], [a.pending, a.availableAt], `pendingWithdrawal(${id})`);
     assert.deepEqual(trusts[i], [a.trust, BigInt(a.strikes)], `trustOf(${id})`);
     assert.equal(locks[i], BigInt(a.locks), `locksOf(${id})`);
+    assert.equal(rewards[i], a.rewards, `rewardsOf(${id})`);
     const heldRuns = m.runs.filter((r) => HELD.has(r.state) && r.agentId === id).length;
     assert.equal(a.locks, heldRuns, `agent ${id} holds ${heldRuns} runs, locks ${a.locks}`);
     assert.ok(a.pending <= a.stake, "pending <= stake");

@@ -21,7 +21,7 @@ export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd
 
 /**
  * Deploys the core contract set (TestUSDC, AgentIdentity, StakeVault, RunEscrow) wired as the deploy modules
- * wire it: the escrow holds ESCROW_ROLE on the vault, the relayer holds RELAYER_ROLE everywhere. `admin` stands
+ * wire it: the escrow is the vault's run escrow and holds ESCROW_ROLE on it, the relayer holds RELAYER_ROLE everywhere. `admin` stands
  * for governance (DEFAULT_ADMIN_ROLE) and also gets ARBITER_ROLE, SLASHER_ROLE and PAUSER_ROLE, so unit tests
  * can resolve, slash and pause with one account (the real deployment gives those roles to the relayer and the
  * emergency Safe; see ignition/modules and docs/decisions.md).
@@ -71,6 +71,7 @@ async function deployCoreWith(connection: NetworkConnection, usdcContract: "Test
     ADMIN: await escrow.read.DEFAULT_ADMIN_ROLE(),
     PAUSER: await escrow.read.PAUSER_ROLE(),
   };
+  await wait(publicClient, vault.write.setRunEscrow([escrow.address], { account: admin.account }));
   await wait(publicClient, vault.write.grantRole([roles.ESCROW, escrow.address], { account: admin.account }));
   await wait(publicClient, vault.write.grantRole([roles.SLASHER, admin.account.address], { account: admin.account }));
   await wait(publicClient, escrow.write.grantRole([roles.ARBITER, admin.account.address], { account: admin.account }));

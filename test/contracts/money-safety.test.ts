@@ -422,18 +422,24 @@ describe("money safety (issue 12)", () => {
       assert.equal(await vault.read.stakeOf([fx.agent]), usd(10n));
     });
 
-    it("only the escrow locks and unlocks", async () => {
+    it("the lock is the escrow's live-run count: only governance names the escrow, only the escrow slashes for a run", async () => {
       const fx = await load();
-      const { vault, wallets } = fx;
-      for (const fn of ["lock", "unlock"] as const) {
+      const { escrow, vault, wallets, publicClient } = fx;
+      assert.equal((await vault.read.runEscrow()).toLowerCase(), escrow.address.toLowerCase());
+      const runId = await createFundedRun(fx, wallets.poster.account.address, REWARD);
+      await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: wallets.agentOwner.account }));
+      assert.equal(await escrow.read.liveRunsOf([fx.agent]), 1n);
+      assert.equal(await vault.read.locksOf([fx.agent]), 1n, "the vault reads the escrow's count");
+      // Nobody but governance can point the vault at a lock source that would release the stake.
+      for (const who of [wallets.relayer, wallets.agentOwner]) {
         await viem.assertions.revertWithCustomError(
-          vault.write[fn]([fx.agent], { account: wallets.relayer.account }),
+          vault.write.setRunEscrow([wallets.other.account.address], { account: who.account }),
           vault,
           "AccessControlUnauthorizedAccount",
         );
       }
       await viem.assertions.revertWithCustomError(
-        vault.write.unlockAndSlash([fx.agent, 10_000n, wallets.relayer.account.address, "x"], {
+        vault.write.slashForRun([fx.agent, 10_000n, wallets.relayer.account.address, "x"], {
           account: wallets.relayer.account,
         }),
         vault,
@@ -537,9 +543,14 @@ describe("money safety (issue 12)", () => {
       const fees = await escrow.read.feesAccrued();
       await wait(publicClient, escrow.write.approve([runId], { account: wallets.poster.account }));
       assert.equal((await escrow.read.getRun([runId])).state, 7, "Completed");
-      assert.equal(await escrow.read.creditOf([owner]), REWARD);
+      assert.equal(await escrow.read.rewardsOf([fx.agent]), REWARD);
       assert.equal(await escrow.read.feesAccrued(), fees + FEE);
       assert.equal(await vault.read.locksOf([fx.agent]), 0n);
+      // The payout to a blacklisted owner does not revert: the reward moves to the owner's credit.
+      const pay = escrow.write.payRewards([[fx.agent]], { account: wallets.other.account });
+      await viem.assertions.emitWithArgs(pay, escrow, "PaymentDeferred", [getAddress(owner), REWARD]);
+      assert.equal(await escrow.read.rewardsOf([fx.agent]), 0n);
+      assert.equal(await escrow.read.creditOf([owner]), REWARD);
       await assertSolvent(fx, [owner]);
     });
 
@@ -667,19 +678,38 @@ describe("money safety (issue 12)", () => {
   });
 
   describe("fee accrual (issue 15): one transfer per completion, one sweep for many", () => {
-    it("approve moves only the reward; sweepFees sends every accrued fee to the treasury in one transfer", async () => {
+    it("approve moves no USDC; payRewards pays an agent's rewards in one transfer, sweepFees every fee in one", async () => {
       const fx = await load();
       const { escrow, usdc, wallets, publicClient } = fx;
       const treasury = wallets.treasury.account.address;
+      const owner = wallets.agentOwner.account.address;
       const rewards = [usd(10n), 21n, usd(3n)];
+      const [ownerBefore] = await balances(fx, [owner]);
       for (const reward of rewards) {
         const runId = await createFundedRun(fx, wallets.poster.account.address, reward);
         await claimAndSubmit(fx, runId);
         const hash = await escrow.write.approve([runId], { account: wallets.poster.account });
         const receipt = await publicClient.waitForTransactionReceipt({ hash });
         const transfers = receipt.logs.filter((l) => getAddress(l.address) === getAddress(usdc.address));
-        assert.equal(transfers.length, 1, "one USDC transfer per approve (the reward)");
+        assert.equal(transfers.length, 0, "approve moves no USDC: the reward is the agent's, the fee accrues");
       }
+      const earned = rewards.reduce((s, r) => s + r, 0n);
+      assert.equal(await escrow.read.rewardsOf([fx.agent]), earned);
+      await assertSolvent(fx);
+      // Anyone may trigger the payout; it goes to the token's owner, in one transfer for the three runs, once.
+      const payHash = await escrow.write.payRewards([[fx.agent, fx.agent2, fx.agent]], {
+        account: wallets.other.account,
+      });
+      const payReceipt = await publicClient.waitForTransactionReceipt({ hash: payHash });
+      const payTransfers = payReceipt.logs.filter((l) => getAddress(l.address) === getAddress(usdc.address));
+      assert.equal(payTransfers.length, 1, "one transfer for the agent's three rewards; nothing for agent2");
+      assert.equal((await balances(fx, [owner]))[0], ownerBefore! + earned, "to the owner, to the base unit");
+      assert.equal(await escrow.read.rewardsOf([fx.agent]), 0n);
+      await viem.assertions.revertWithCustomError(
+        escrow.write.payRewards([[fx.agent, fx.agent2]]),
+        escrow,
+        "RunEscrowNothingToPay",
+      );
       const total = rewards.reduce((s, r) => s + feeOf(r), 0n);
       assert.equal(await escrow.read.feesAccrued(), total);
       const [before] = await balances(fx, [treasury]);

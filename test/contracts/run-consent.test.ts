@@ -188,6 +188,7 @@ describe("RunEscrow: relayed actions need the party's consent", () => {
       const before = await balances(fx);
       const approve = await signConsent(fx, wallets.poster, "approve", runId);
       await wait(fx.publicClient, escrow.write.approveBySig([runId, approve], as));
+      await wait(fx.publicClient, escrow.write.payRewards([[victimAgent]], as));
       const after = await balances(fx);
       assert.equal(after.agentOwner, before.agentOwner + REWARD);
       assert.equal(after.relayer, before.relayer);
@@ -369,6 +370,7 @@ describe("RunEscrow: relayed actions need the party's consent", () => {
         publicClient,
         escrow.write.approveBySig([runId, await via(wallets.poster2, posterAccount.address, "approve")], as),
       );
+      await wait(publicClient, escrow.write.payRewards([[agentId]], as));
       assert.equal(
         await usdc.read.balanceOf([ownerAccount.address]),
         before + REWARD,

@@ -401,23 +401,29 @@ describe("RunEscrow", () => {
   });
 
   describe("approve / requestRevision / reject", () => {
-    it("approve pays the reward to the agent token's current owner and accrues the fee for the treasury", async () => {
+    it("approve adds the reward to the agent's rewards, paid to the token's owner at payout, and accrues the fee", async () => {
       const fx = await fixture();
       const { escrow, usdc, identity, runId, agentId, agent, poster, wallets } = fx;
       await toSubmitted(fx);
-      // The agent changes hands after submitting: the current owner is paid.
+      const tx = escrow.write.approve([runId], { account: poster.account });
+      await viem.assertions.emitWithArgs(tx, escrow, "RunCompleted", [runId, agentId, REWARD, FEE]);
+      assert.equal(await escrow.read.rewardsOf([agentId]), REWARD);
+      assert.equal(await escrow.read.liveRunsOf([agentId]), 0n);
+      assert.equal(await escrow.read.totalOwed(), REWARD + FEE, "the reward and the fee are still owed");
+      await assertBalanced(fx);
+      // The agent changes hands before the payout: the rewards go with the token, to its owner when paid.
       await identity.write.transferFrom([agent.account.address, wallets.poster2.account.address, agentId], {
         account: agent.account,
       });
-      const tx = escrow.write.approve([runId], { account: poster.account });
-      await viem.assertions.emitWithArgs(tx, escrow, "RunCompleted", [
-        runId,
+      const pay = escrow.write.payRewards([[agentId]], { account: wallets.other.account });
+      await viem.assertions.emitWithArgs(pay, escrow, "RewardsPaid", [
         agentId,
-        wallets.poster2.account.address,
+        getAddress(wallets.poster2.account.address),
         REWARD,
-        FEE,
       ]);
       assert.equal(await usdc.read.balanceOf([wallets.poster2.account.address]), REWARD);
+      assert.equal(await usdc.read.balanceOf([agent.account.address]), 0n);
+      assert.equal(await escrow.read.rewardsOf([agentId]), 0n);
       assert.equal(await usdc.read.balanceOf([wallets.treasury.account.address]), 0n);
       assert.equal((await escrow.read.getRun([runId])).state, State.Completed);
       assert.equal(await escrow.read.totalOwed(), FEE, "the accrued fee is still owed (to the treasury)");
@@ -567,13 +573,9 @@ describe("RunEscrow", () => {
       await toDisputed(fx);
       const tx = escrow.write.resolve([runId, true], { account: wallets.admin.account });
       await viem.assertions.emitWithArgs(tx, escrow, "DisputeResolved", [runId, agentId, true, 0n]);
-      await viem.assertions.emitWithArgs(tx, escrow, "RunCompleted", [
-        runId,
-        agentId,
-        agent.account.address,
-        REWARD,
-        FEE,
-      ]);
+      await viem.assertions.emitWithArgs(tx, escrow, "RunCompleted", [runId, agentId, REWARD, FEE]);
+      assert.equal(await escrow.read.rewardsOf([agentId]), REWARD);
+      await escrow.write.payRewards([[agentId]]);
       assert.equal(await usdc.read.balanceOf([agent.account.address]), REWARD);
       assert.equal(await escrow.read.feesAccrued(), FEE);
       assert.equal((await escrow.read.getRun([runId])).state, State.Completed);
@@ -617,6 +619,7 @@ describe("RunEscrow", () => {
       await escrow.write.claim([runId, other], { account: wallets.agentOwner2.account });
       await escrow.write.submit([runId, bytes32("good")], { account: wallets.agentOwner2.account });
       await escrow.write.approve([runId], { account: poster.account });
+      await escrow.write.payRewards([[other, agentId]]);
       assert.equal(await usdc.read.balanceOf([wallets.agentOwner2.account.address]), REWARD);
       // The failure record stays with the run.
       assert.equal(await escrow.read.failedAgentOf([runId]), agentId);

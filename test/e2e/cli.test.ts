@@ -27,6 +27,7 @@ import {
   feesAccrued,
   newPoster,
   openRun,
+  rewardsPaidOut,
   step,
   usdcBalance,
 } from "../support/runs.ts";
@@ -189,7 +190,8 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
     const approved = await ok(["runs", "approve", runId], { env: posterEnv });
     assert.equal(approved.run.state, "APPROVED");
 
-    // Reward to the agent token's owner; the fee stays accrued in the escrow until swept to the treasury.
+    // Reward to the agent token's owner (the next payout); the fee stays accrued in the escrow until swept.
+    await rewardsPaidOut(agentId);
     assert.equal(await usdcBalance(owner.address), start.owner + 10_000_000n);
     assert.equal(await feesAccrued(), start.fees + fee);
     assert.equal(await usdcBalance(escrowAddress), start.escrow + fee);
@@ -713,6 +715,7 @@ describe("cli and sdk: a run step answered pending is followed, never sent again
     assert.equal(followed.json.txHash, events.at(-1).txHash);
     // Each step happened exactly once; the reward moved once.
     assert.deepEqual(await eventStates(runId), ["DRAFT", "OPEN", "CLAIMED", "IN_PROGRESS", "SUBMITTED", "APPROVED"]);
+    await rewardsPaidOut(agent.agentId);
     assert.equal(await usdcBalance(agent.owner.address), owner + 3_000_000n);
   });
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { Address } from "viem";
 import { faucet, stakedAgent } from "../support/agents.ts";
-import { escrowAddress, usdcBalance } from "../support/runs.ts";
+import { escrowAddress, rewardsPaidOut, usdcBalance } from "../support/runs.ts";
 import { db, deployments, newWallet, stack } from "../support/stack.ts";
 
 after(() => db.end());
@@ -83,6 +83,7 @@ describe("examples", () => {
     const posted = boss.events.find((e) => e.event === "posted");
     assert.equal(posted.reward, "5000000");
     const fee = BigInt(posted.fee);
+    await rewardsPaidOut(agent.agentId);
     assert.equal(await usdcBalance(agent.owner.address), before.owner + 5_000_000n);
     assert.equal(await usdcBalance(poster.address), before.poster - 5_000_000n - fee);
     assert.equal(await usdcBalance(escrowAddress), before.escrow + fee);

@@ -29,6 +29,8 @@ import {
   fundWithAuthorization,
   newPoster,
   openRun,
+  rewardsOf,
+  rewardsPaidOut,
   signConsent,
   step,
   usdcBalance,
@@ -611,6 +613,61 @@ describe("money safety: accrued fees are swept by a job once they reach the thre
     assert.equal(getAddress(tx.from), getAddress(privateKeyToAccount(stack.env.RELAYER_PRIVATE_KEY as Hex).address));
     const ledger = await escrowLedger();
     assert.equal(ledger.balance, ledger.owed);
+  });
+});
+
+describe("money safety: approved rewards reach the owners through the payout job", () => {
+  it("an approval moves no USDC; the job pays each agent's owner to the base unit, a later owner if the token moved", async () => {
+    const poster = await newPoster();
+    const [a, b] = [await stakedAgent(), await stakedAgent()];
+    const [runA, runB] = [await openRun(poster, { reward: 3_000_001n }), await openRun(poster, { reward: 4_000_000n })];
+    await claimedAndSubmitted(a, runA.bountyId);
+    await claimedAndSubmitted(b, runB.bountyId);
+    const buyer = newWallet();
+    // b's owner sends the token transfer itself (gas only).
+    await faucet(b.owner.address, 1n, 10n ** 17n);
+    const before = {
+      a: await usdcBalance(a.owner.address),
+      b: await usdcBalance(b.owner.address),
+      buyer: await usdcBalance(buyer.address),
+    };
+    // Agent b changes hands right after its approval: its unpaid reward goes with the token.
+    const approvedB = ok(await step(poster.key, runB.bountyId, "approve", "approve-run", {}, { skipPayoutWait: true }));
+    const approvedAt = approvedB.txHash as Hex;
+    const approval = await publicClient.getTransactionReceipt({ hash: approvedAt });
+    const usdcLogs = approval.logs.filter((l) => getAddress(l.address) === getAddress(deployments.usdc.address));
+    assert.equal(usdcLogs.length, 0, "the approval itself transfers nothing");
+    const transfer = await sendDirect(
+      b.owner.key,
+      deployments.contracts.AgentIdentity.address,
+      AgentIdentityAbi,
+      "transferFrom",
+      [b.owner.address, buyer.address, BigInt(b.agentId)],
+    );
+    assert.equal(transfer.status, "success");
+    ok(await step(poster.key, runA.bountyId, "approve", "approve-run", {}, { skipPayoutWait: true }));
+    await rewardsPaidOut(a.agentId);
+    await rewardsPaidOut(b.agentId);
+    assert.equal(await rewardsOf(a.agentId), 0n);
+    assert.equal(await usdcBalance(a.owner.address), before.a + 3_000_001n, "a's owner, to the base unit");
+    // b's reward was paid either before the transfer (to the old owner) or after it (to the buyer), never twice.
+    const paidOld = (await usdcBalance(b.owner.address)) - before.b;
+    const paidBuyer = (await usdcBalance(buyer.address)) - before.buyer;
+    assert.equal(paidOld + paidBuyer, 4_000_000n, "b's reward once, to whoever owned the token when paid");
+    const paidEvents = await publicClient.getContractEvents({
+      address: escrowAddress,
+      abi: RunEscrowAbi,
+      eventName: "RewardsPaid",
+      args: { agentId: BigInt(b.agentId) },
+      fromBlock: approval.blockNumber,
+    });
+    assert.equal(paidEvents.length, 1);
+    assert.equal(getAddress(paidEvents[0]!.args.to!), getAddress(paidOld > 0n ? b.owner.address : buyer.address));
+    const ledger = await waitUntil("escrow ledger", async () => {
+      const l = await escrowLedger();
+      return l.held === l.balance ? l : undefined;
+    });
+    assert.equal(ledger.owed, ledger.balance);
   });
 });
 

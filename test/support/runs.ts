@@ -10,7 +10,7 @@ import {
 } from "@agenthub/sdk/protocol";
 import type { Address, Hex } from "viem";
 import { faucet, signedAction, walletFromKey } from "./agents.ts";
-import { type ApiResponse, api, chain, db, deployments, newWallet, publicClient, stack } from "./stack.ts";
+import { type ApiResponse, api, chain, db, deployments, newWallet, publicClient, stack, waitUntil } from "./stack.ts";
 
 export const escrowAddress = deployments.contracts.RunEscrow.address;
 const schema = stack.env.INDEXER_SCHEMA ?? "chain";
@@ -26,6 +26,23 @@ export const usdcBalance = (address: Address) =>
     functionName: "balanceOf",
     args: [address],
   });
+
+/** Rewards of approved runs RunEscrow still owes the agent (paid to its owner by the API's reward-payout job). */
+export const rewardsOf = (agentId: number | bigint) =>
+  publicClient.readContract({
+    address: escrowAddress,
+    abi: RunEscrowAbi,
+    functionName: "rewardsOf",
+    args: [BigInt(agentId)],
+  });
+
+/**
+ * Waits until the escrow owes agent `agentId` no rewards: the API's payout job (api/src/jobs/reward-payout.ts, every
+ * second in the e2e stack) has paid its approved runs to the agent token's owner, so the owner's balance is final.
+ */
+export async function rewardsPaidOut(agentId: number | bigint, timeoutMs = 30_000): Promise<void> {
+  await waitUntil(`agent ${agentId}'s rewards paid out`, async () => (await rewardsOf(agentId)) === 0n, timeoutMs, 200);
+}
 
 export const escrowRun = (onchainRunId: string | bigint) =>
   publicClient.readContract({
@@ -218,6 +235,8 @@ export interface StepOptions {
    * wallet after a human claimed the agent (the escrow takes only the owner's consent).
    */
   consentKey?: Hex;
+  /** An approval returns without waiting for the reward payout (tests of the payout itself). */
+  skipPayoutWait?: boolean;
 }
 
 /**
@@ -242,7 +261,11 @@ export async function step(
         : (extra.deliverableHash as Hex | undefined);
     body.consent = await signConsent(opts.consentKey ?? key, id, consentAction, { deliverableHash: hash });
   }
-  return api("POST", `/api/runs/${id}/${path}`, { body });
+  const res = await api("POST", `/api/runs/${id}/${path}`, { body });
+  // An approval credits the agent; its owner is paid by the next payout. Tests go on once it is paid, so every
+  // balance they read afterwards is final.
+  if (path === "approve" && res.status === 200 && !opts.skipPayoutWait) await rewardsPaidOut(res.body.run.claimedBy);
+  return res;
 }
 
 export async function claim(key: Hex, walletAddress: Address, id: number, agentId: number, opts: StepOptions = {}) {
@@ -259,7 +282,8 @@ export const feesAccrued = () =>
 
 /**
  * The escrow invariant, three ways: its USDC balance, its own ledger (totalOwed) and the indexed sum of what it
- * owes (reward + fee of runs still held, fees kept on completed runs not swept yet, credits of failed payments)
+ * owes (reward + fee of runs still held, fees kept on completed runs not swept yet, agents' unpaid rewards, credits
+ * of failed payments)
  * must all agree.
  */
 export async function escrowLedger() {
@@ -271,6 +295,7 @@ export async function escrowLedger() {
                  where state in ('Open', 'Claimed', 'InProgress', 'Submitted', 'RevisionRequested', 'Disputed'))
              + (select coalesce(sum(fee), 0) from ${schema}.run where state = 'Completed')
              - (select coalesce(sum(amount), 0) from ${schema}.fee_sweep)
+             + (select coalesce(sum(unpaid), 0) from ${schema}.agent_reward)
              + (select coalesce(sum(amount), 0) from ${schema}.payment_credit where contract = 'RunEscrow'))::text s`,
     ),
   ]);

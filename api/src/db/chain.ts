@@ -117,6 +117,15 @@ function defineViews(schemaName: string) {
         updatedAt: uint("updated_at").notNull(),
       })
       .existing(),
+    agentReward: s
+      .view("agent_reward", {
+        agentId: uint("agent_id").notNull(),
+        unpaid: uint("unpaid").notNull(),
+        totalPaid: uint("total_paid").notNull(),
+        owedSince: uint("owed_since"),
+        updatedAt: uint("updated_at").notNull(),
+      })
+      .existing(),
     reputationPair: s
       .view("reputation_pair", {
         id: text("id").notNull(),

@@ -16,6 +16,7 @@ import { dispatchWebhooks } from "../webhooks/dispatch.ts";
 import { sweepFeesIfDue } from "./fee-sweep.ts";
 import { keyCustody } from "./key-custody.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
+import { payRewardsDue } from "./reward-payout.ts";
 import { runDueSubscriptions } from "./subscription-runs.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
 
@@ -137,6 +138,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.FEE_SWEEP_INTERVAL_SECONDS,
       expireInSeconds: 600,
       run: (job) => sweepFeesIfDue(deps, job.id),
+    },
+    {
+      // Approved runs' rewards go to the agents' owners, every agent approved since the last tick in one transfer each.
+      name: QUEUES.rewardPayout,
+      every: env.REWARD_PAYOUT_INTERVAL_SECONDS,
+      expireInSeconds: 300,
+      run: (job) => payRewardsDue(deps, job.id),
     },
   ];
 

@@ -12,5 +12,6 @@ export const QUEUES = {
   profilePublish: "profile-publish",
   prune: "storage-prune",
   feeSweep: "fee-sweep",
+  rewardPayout: "reward-payout",
   bountyEvents: "bounty-events",
 } as const;

@@ -86,7 +86,7 @@ const resolveRoute = createRoute({
   path: "/{id}/resolve",
   tags: ["runs"],
   summary:
-    "Admin resolves a dispute: for the agent -> APPROVED and paid; for the poster -> the agent's stake is slashed to the poster and the run is OPEN again",
+    "Admin resolves a dispute: for the agent -> APPROVED (reward paid to the agent's owner by the next payout); for the poster -> the agent's stake is slashed to the poster and the run is OPEN again",
   security: [{ adminToken: [] }],
   middleware: [requireAdmin] as const,
   request: { params: runIdParam, body: jsonBody(resolveBody) },

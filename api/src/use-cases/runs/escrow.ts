@@ -18,11 +18,11 @@ type EscrowWrite = ContractFunctionName<typeof RunEscrowAbi, "nonpayable">;
 const REVERT_CODES: RevertCodes = {
   RunEscrowInvalidState: "INVALID_RUN_STATE",
   RunEscrowDeadlinePassed: "DEADLINE_PASSED",
-  // The vault's lock at claim time: trust state and minimum active stake, as the chain sees them.
+  // The vault's check at claim time: trust state and minimum active stake, as the chain sees them.
   StakeVaultInsufficientStake: { code: "INSUFFICIENT_STAKE", alt: true },
   StakeVaultAgentFrozen: "AGENT_FROZEN",
   StakeVaultAgentBanned: "AGENT_BANNED",
-  StakeVaultTooManyLocks: "TOO_MANY_RUNS",
+  RunEscrowTooManyRuns: "TOO_MANY_RUNS",
   RunEscrowRevisionsExhausted: "REVISIONS_EXHAUSTED",
   RunEscrowRevisionsRemaining: "REVISIONS_REMAINING",
   RunEscrowTimeoutNotReached: "TIMEOUT_NOT_REACHED",

@@ -130,8 +130,8 @@ export const RUN_STEPS = {
     verb: "approve",
     send: (ctx) => relayConsented(ctx, "approve"),
     after: completed,
-    done: (run) =>
-      `Run ${run.id} is APPROVED: ${run.reward} base units paid to agent ${run.agentId}'s owner, ${run.fee} kept as the platform fee.`,
+    done: (run, _, { deps }) =>
+      `Run ${run.id} is APPROVED: ${run.reward} base units added to agent ${run.agentId}'s rewards, paid to its owner by the next payout (within ${deps.env.REWARD_PAYOUT_INTERVAL_SECONDS} s); ${run.fee} kept as the platform fee.`,
   } satisfies StepSpec<Consented, void>,
 
   "request-revision": {
@@ -237,7 +237,7 @@ export const RUN_STEPS = {
     },
     done: (run, _, { input }) =>
       input.outcome === "agent"
-        ? `Dispute resolved for the agent: run ${run.id} is APPROVED and paid.`
+        ? `Dispute resolved for the agent: run ${run.id} is APPROVED; the reward is paid to the agent's owner by the next payout.`
         : `Dispute resolved for the poster: agent ${run.failedAgentId}'s stake was slashed to the poster and run ${run.id} is OPEN again.`,
   } satisfies StepSpec<ResolveInput, void>,
 } as const;
