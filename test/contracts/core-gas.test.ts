@@ -162,6 +162,16 @@ describe("core gas", () => {
     await networkHelpers.time.increase(7n * DAY);
     r = await wait(publicClient, escrow.write.timeoutSlash([runs[3]!], { account: poster.account }));
     gas["RunEscrow.timeoutSlash (poster)"] = r.gasUsed;
+    // A payout of two agents with different owners (agent1's reward from the dispute it won, one more run of
+    // agent0's): what each further agent in a batch costs is this minus the one-agent payout above.
+    const extra = await createFundedRun(core, poster.account.address, reward);
+    await wait(publicClient, escrow.write.claim([extra, agent0], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.submit([extra, bytes32("x")], { account: agentOwner.account }));
+    await wait(publicClient, escrow.write.approve([extra], { account: poster.account }));
+    // Steady state: the owner already holds USDC (its staking left it at zero).
+    await wait(publicClient, usdc.write.mint([owner1.address, 1n], { account: poster.account }));
+    r = await wait(publicClient, escrow.write.payRewards([[agent0, agent1]], { account: relayer.account }));
+    gas["RunEscrow.payRewards (relayer, two agents, different owners)"] = r.gasUsed;
 
     // Identity profile update and claim transfer.
     const service = wallets.other;
@@ -198,7 +208,7 @@ describe("core gas", () => {
     // Regression ceilings a little above today's numbers. claim asks the vault (trust state, governance-set
     // minimum) and counts the live run in the agent's word.
     assert.ok(gas["RunEscrow.claim (agent owner)"]! <= 59_000n, "claim ceiling");
-    assert.ok(gas["RunEscrow.payRewards (relayer, one agent)"]! <= 50_000n, "payRewards ceiling");
+    assert.ok(gas["RunEscrow.payRewards (relayer, one agent)"]! <= 58_000n, "payRewards ceiling");
     assert.ok(gas["RunEscrow.submit (agent owner)"]! <= 63_000n, "submit ceiling");
   });
 
@@ -280,14 +290,16 @@ describe("core gas", () => {
       ["... with one revision round", withRevision],
     ] as const) {
       console.log(
-        `        ${name.padEnd(64)} ${total(steps)}  ${JSON.stringify(steps, (_, v) => (typeof v === "bigint" ? Number(v) : v))}`,
+        `        ${name.padEnd(80)} ${total(steps)}  ${JSON.stringify(steps, (_, v) => (typeof v === "bigint" ? Number(v) : v))}`,
       );
     }
-    console.log(`        ${"sweepFees (once for any number of runs)".padEnd(64)} ${sweep}`);
+    console.log(`        ${"sweepFees (once for any number of runs)".padEnd(80)} ${sweep}`);
     // Consents add ~6k (signature check) plus the signer's nonce per step: 22k for the first use of a run's nonce key
     // by the poster and by the agent owner, 5k after (clients key nonces by run so runs never contend). Funding by
     // EIP-3009 authorization costs ~12k more than the former relayer-submitted permit: the token keeps the used
     // authorization nonce (a fresh slot) where a permit's allowance slot was refunded within the transaction.
-    assert.ok(total(plain) <= 456_000n, "lifecycle ceiling");
+    // The payout here serves one agent and one run, its most expensive use: the API's job pays every agent owed in
+    // one transaction, each further agent costing the marginal figure of the core-paths test.
+    assert.ok(total(plain) <= 482_000n, "lifecycle ceiling");
   });
 });

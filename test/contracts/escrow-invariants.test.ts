@@ -1245,7 +1245,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     ],
     // agents' rewards go to their owners, several agents per call (anyone may trigger it)
     [
-      () => (m.rewards() > 0n ? 4 : 0.5),
+      () => (m.rewards() > 0n ? 2 : 0.2),
       always,
       async () => {
         const ids = [...m.agents.keys()];

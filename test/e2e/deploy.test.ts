@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { agentHubChain, type Deployments } from "@agenthub/common";
-import { VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
+import { StakeVaultAbi, VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
 import { createPublicClient, getAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts, repoRoot, startHardhatNode } from "../../scripts/lib/chain.ts";
@@ -125,5 +125,12 @@ describe("deploy: hardhat ignition deploy = the stack's deployment", () => {
     const relayer = privateKeyToAccount(devAccounts.relayer).address;
     const onChain = await chainRoleTable(client, viaCli, roleHolderNames(viaCli, relayer));
     assert.deepEqual(onChain, documentedRoleTable());
+    // The stake lock's source is the escrow the deployment wired (set before the deployer stepped down).
+    const runEscrow = await client.readContract({
+      address: viaCli.contracts.StakeVault.address,
+      abi: StakeVaultAbi,
+      functionName: "runEscrow",
+    });
+    assert.equal(getAddress(runEscrow), getAddress(viaCli.contracts.RunEscrow.address));
   });
 });
