@@ -24,9 +24,9 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 /// never blocking.
 /// @dev Invariant: `usdc.balanceOf(this) == totalOwed() == sum of reward + fee over runs not yet settled
 /// + feesAccrued() + sum of rewardsOf + sum of creditOf`. An approval writes only the run's state, the ledger's
-/// accrued fees and the agent's word (live runs - 1, rewards + reward): no call, no transfer. Storage per run is three words, two of them written at creation: (poster,
-/// deadline, maxRevisions, revisions, state, feeBps), (reward, agentId, claimedAt, revisionRequestedAt) and the
-/// deliverable hash. The fee is not stored: it is `ceil(reward * feeBps / 10_000)` with the fee rate in force when
+/// accrued fees and the agent's word (live runs - 1, rewards + reward): no call, no transfer. Storage per run is
+/// three words, two of them written at creation: (poster, deadline, maxRevisions, revisions, state, feeBps),
+/// (reward, agentId, claimedAt, revisionRequestedAt) and the deliverable hash. The fee is not stored: it is `ceil(reward * feeBps / 10_000)` with the fee rate in force when
 /// the run was funded, so a governance change of {feeBps} never alters what an existing run owes.
 /// Protocol parameters (fee rate, claim timeout, slash rate, treasury) change only through DEFAULT_ADMIN_ROLE,
 /// held by the governance timelock. PAUSER_ROLE (the emergency Safe and the timelock) pauses every function that
