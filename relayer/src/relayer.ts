@@ -80,6 +80,12 @@ export class Relayer {
   private nextNonce: number | undefined;
   /** Requests of this process still before their broadcast, by row id (a retry with the same key joins them). */
   private readonly working = new Map<string, Promise<RelayResult>>();
+  /**
+   * Submissions in progress in this process by idempotency key: a second request with the same key shares the first
+   * one's answer. Without it, the second could read the first's row between its creation and its broadcast (still
+   * PENDING, this signer's) as a crash before sending, and send the call again.
+   */
+  private readonly submitting = new Map<string, { call: string; work: Promise<RelayResult> }>();
 
   constructor(private readonly opts: RelayerOptions) {
     this.account = privateKeyToAccount(opts.privateKey);
@@ -125,7 +131,22 @@ export class Relayer {
     return target === "USDC" ? this.opts.deployments.usdc.address : this.opts.deployments.contracts[target].address;
   }
 
-  async submit(request: RelayRequest): Promise<RelayResult> {
+  submit(request: RelayRequest): Promise<RelayResult> {
+    const key = request.idempotencyKey;
+    if (key === undefined) return this.submitOnce(request);
+    const call = `${request.target}:${request.data}`;
+    const inProgress = this.submitting.get(key);
+    if (inProgress?.call === call) return inProgress.work;
+    const work = this.submitOnce(request);
+    this.submitting.set(key, { call, work });
+    const forget = () => {
+      if (this.submitting.get(key)?.work === work) this.submitting.delete(key);
+    };
+    work.then(forget, forget);
+    return work;
+  }
+
+  private async submitOnce(request: RelayRequest): Promise<RelayResult> {
     const check = checkAllowed(request.target, request.data, {
       runEscrow: this.opts.deployments.contracts.RunEscrow.address,
       relayer: this.account.address,
