@@ -5,7 +5,7 @@
 // a fresh signed x-payment (spec EIP-712 Payment) per request. Writes bench/results/search.md.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { contractNames } from "@agenthub/common";
@@ -17,9 +17,10 @@ import { migrate } from "../api/src/db/migrate.ts";
 import { specPaymentStruct } from "../api/src/payments/spec-scheme.ts";
 import { refreshSearchShares } from "../api/src/stores/search/shares.ts";
 import { repoRoot } from "../scripts/lib/chain.ts";
-import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
+import { embeddedPostgresPid, startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
 import { freePort } from "../scripts/lib/stack.ts";
 import { writeResults } from "./lib/results.ts";
+import { type Scenario, SEARCH, scenarios } from "./lib/search-scenarios.ts";
 
 const N = Number(process.argv[2] ?? process.env.BENCH_AGENTS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -211,6 +212,8 @@ async function startApiProcess(cache: boolean): Promise<string> {
         LOG_LEVEL: "warn",
         PORT: String(port),
         NODE_ENV: "production",
+        // The per-IP public limiter would answer 429 to the unpaid baseline at thousands of requests/s.
+        RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? "1000000",
         PAYMENT_RECONCILE_INTERVAL_MS: "3600000",
         SEARCH_CACHE_TTL_MS: cache ? "5000" : "0",
         NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS ?? "",
@@ -228,82 +231,7 @@ async function startApiProcess(cache: boolean): Promise<string> {
   throw new Error("bench API did not start");
 }
 
-// ---------- scenarios ----------
-const pick = <T>(a: readonly T[]) => a[Math.floor(Math.random() * a.length)]!;
-const COMMON_WORDS = ["python", "coding", "research", "finance", "docker", "typescript", "git", "writing"];
-const CAPS = ["coding", "research", "writing", "data-analysis", "testing", "code-review", "translation", "design"];
-const LANGS = ["python", "typescript", "javascript", "rust", "go", "java", "solidity"];
-const DOMAINS = ["finance", "defi", "healthcare", "gaming", "legal", "education"];
-
-interface Scenario {
-  name: string;
-  description: string;
-  method: "GET" | "POST";
-  path: string;
-  body?: () => unknown;
-  paid?: string; // endpoint the payments are signed for
-}
-
-const SEARCH = "/api/intelligence/search";
-const scenarios: Scenario[] = [
-  {
-    name: "static JSON, unpaid (baseline)",
-    description: "GET /bench/static on the same Hono app",
-    method: "GET",
-    path: "/bench/static",
-  },
-  {
-    name: "payment only",
-    description: "POST /bench/paid: requirePayment + empty handler (signature recovery + replay insert)",
-    method: "POST",
-    path: "/bench/paid",
-    body: () => ({}),
-    paid: "/bench/paid",
-  },
-  {
-    name: "search: rare term",
-    description: 'query "kw<0-19999>" (~50 matching agents each)',
-    method: "POST",
-    path: SEARCH,
-    body: () => ({ query: `kw${Math.floor(Math.random() * 20000)}` }),
-    paid: SEARCH,
-  },
-  {
-    name: "search: common term",
-    description: `query one of ${COMMON_WORDS.join(", ")} (9-49% of agents)`,
-    method: "POST",
-    path: SEARCH,
-    body: () => ({ query: pick(COMMON_WORDS) }),
-    paid: SEARCH,
-  },
-  {
-    name: "search: filters only",
-    description: "capabilities [1 of 8], programmingLangs [2 of 7], minScore 0-80",
-    method: "POST",
-    path: SEARCH,
-    body: () => ({
-      capabilities: [pick(CAPS)],
-      programmingLangs: [pick(LANGS), pick(LANGS)],
-      minScore: Math.floor(Math.random() * 80),
-    }),
-    paid: SEARCH,
-  },
-  {
-    name: "search: combined",
-    description: "common word + capabilities + domains + minUptime 90 + verifiedOnly (half of the requests)",
-    method: "POST",
-    path: SEARCH,
-    body: () => ({
-      query: pick(COMMON_WORDS),
-      capabilities: [pick(CAPS)],
-      domains: [pick(DOMAINS)],
-      minUptime: 90,
-      verifiedOnly: Math.random() < 0.5,
-      limit: 20,
-    }),
-    paid: SEARCH,
-  },
-];
+// ---------- scenarios (bench/lib/search-scenarios.ts) ----------
 
 interface Outcome {
   requests: number;
@@ -393,7 +321,44 @@ interface Row {
   hitRatio: number | undefined;
   /** API processes' CPU time per request of the loaded run (µs): steadier than req/s on a shared machine. */
   cpuPerRequest: number;
+  /** Postgres's CPU time per request of the loaded run (µs, every process of the cluster). */
+  dbCpuPerRequest: number;
+  /** This process's CPU time per request of the loaded run (µs): autocannon, the load generator. */
+  loadCpuPerRequest: number;
 }
+
+/**
+ * CPU time the cluster's processes have used so far (µs, user + system from /proc): the postmaster with its reaped
+ * children plus every live child (backends, walwriter, ...). Linux only; NaN elsewhere.
+ */
+function postgresCpuMicros(): number {
+  const pid = embeddedPostgresPid(join(dir, "pg"));
+  if (pid === undefined || !existsSync("/proc/self/stat")) return Number.NaN;
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux the benchmark runs on
+  // Fields after the ")" that ends the command: state is [0], ppid [1], utime [11], stime [12], cutime [13], cstime [14].
+  const fields = (p: string) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    } catch {
+      return undefined; // exited meanwhile
+    }
+  };
+  let ticks = 0;
+  const own = fields(String(pid));
+  if (own) ticks += [11, 12, 13, 14].reduce((n, i) => n + Number(own[i]), 0);
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    const f = fields(p);
+    if (f && Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return (ticks / ticksPerSecond) * 1e6;
+}
+
+const ownCpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 
 /** CPU time the API processes have used so far (µs). */
 async function apiCpuMicros(urls: string[]): Promise<number> {
@@ -425,15 +390,19 @@ try {
       const before = await cacheStats(urls);
       const single = await run(urls.slice(0, 1), s, 1, DURATION, headers.splice(0, DURATION * 3000));
       const cpuBefore = await apiCpuMicros(urls);
+      const [dbBefore, loadBefore] = [postgresCpuMicros(), ownCpuMicros()];
       const loaded = await run(urls, s, CONNECTIONS, DURATION, headers);
-      const cpuPerRequest = ((await apiCpuMicros(urls)) - cpuBefore) / Math.max(1, loaded.requests);
+      const perRequest = (micros: number) => micros / Math.max(1, loaded.requests);
+      const loadCpuPerRequest = perRequest(ownCpuMicros() - loadBefore);
+      const dbCpuPerRequest = perRequest(postgresCpuMicros() - dbBefore);
+      const cpuPerRequest = perRequest((await apiCpuMicros(urls)) - cpuBefore);
       const after = await cacheStats(urls);
       const lookups = after.hits + after.misses - before.hits - before.misses;
       const hitRatio = lookups > 0 ? (after.hits - before.hits) / lookups : undefined;
-      results.push({ s, config, single, loaded, hitRatio, cpuPerRequest });
+      results.push({ s, config, single, loaded, hitRatio, cpuPerRequest, dbCpuPerRequest, loadCpuPerRequest });
       if (config === CONFIGS[0]) plans.push({ s, plan: await explain(s) });
       log(
-        `[${configName(config)}] ${s.name}: 1 conn p50 ${single.p50.toFixed(1)} p95 ${single.p95.toFixed(1)} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50.toFixed(1)} p95 ${loaded.p95.toFixed(1)} p99 ${loaded.p99.toFixed(1)} ms, errors ${loaded.errors}, API CPU ${cpuPerRequest.toFixed(0)} µs/req, cache hits ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`}`,
+        `[${configName(config)}] ${s.name}: 1 conn p50 ${single.p50.toFixed(1)} p95 ${single.p95.toFixed(1)} ms | ${CONNECTIONS} conns ${loaded.rps.toFixed(0)} req/s p50 ${loaded.p50.toFixed(1)} p95 ${loaded.p95.toFixed(1)} p99 ${loaded.p99.toFixed(1)} ms, errors ${loaded.errors}, CPU µs/req API ${cpuPerRequest.toFixed(0)} Postgres ${dbCpuPerRequest.toFixed(0)} autocannon ${loadCpuPerRequest.toFixed(0)}, cache hits ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`}`,
       );
     }
     for (const api of apis.splice(0)) api.kill("SIGTERM");
@@ -449,15 +418,15 @@ try {
     const base = baseline(config);
     return rows
       .map(
-        ({ s, single, loaded, hitRatio, cpuPerRequest }) =>
-          `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${base ? (loaded.rps / base).toFixed(2) : "-"} | ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`} | ${loaded.errors} | ${cpuPerRequest.toFixed(0)} |`,
+        ({ s, single, loaded, hitRatio, cpuPerRequest, dbCpuPerRequest, loadCpuPerRequest }) =>
+          `| ${s.name} | ${fmt(single.p50)} / ${fmt(single.p95)} / ${fmt(single.p99)} | ${fmt(loaded.rps)} | ${fmt(loaded.p50)} | ${fmt(loaded.p95)} | ${fmt(loaded.p99)} | ${base ? (loaded.rps / base).toFixed(2) : "-"} | ${hitRatio === undefined ? "-" : `${(hitRatio * 100).toFixed(0)}%`} | ${loaded.errors} | ${cpuPerRequest.toFixed(0)} / ${fmt(dbCpuPerRequest)} / ${loadCpuPerRequest.toFixed(0)} |`,
       )
       .join("\n");
   };
   const tables = CONFIGS.map(
     (c) => `### ${configName(c)}
 
-| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | cache hits | non-2xx | API CPU µs/req |
+| Scenario | 1 connection p50 / p95 / p99 ms | ${CONNECTIONS} connections req/s | p50 ms | p95 ms | p99 ms | vs static | cache hits | non-2xx | CPU µs/req: API / Postgres / autocannon |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${table(c)}`,
   ).join("\n\n");

@@ -1,0 +1,79 @@
+// Paired A/B of the database time of uncached searches, for a machine too noisy for req/s to resolve 10-20%: for
+// BENCH_SAMPLES random bodies of one scenario it runs the API's passes (searchPage: the walk, then the GIN pass when
+// the walk falls short; force_generic_plan like the search pool) twice on one connection, once as built ("A") and
+// once with the statement text rewritten by the regular expression AB_FROM -> AB_TO ("B", e.g. calls to an old copy
+// of a function that AB_SETUP creates), alternating which goes first. Reports both time distributions and whether
+// every page and every pass choice came out the same. Needs a cluster seeded by bench/search.ts:
+//   BENCH_DATA_DIR=/path AB_SETUP='create schema ...' AB_FROM='api\.f\(' AB_TO='scratch.f(' \
+//     pnpm exec tsx bench/search-ab.ts [scenario=combined]
+import { join } from "node:path";
+import pg from "pg";
+import { chainViews } from "../api/src/db/index.ts";
+import { type SearchFilters, type SearchPass, searchStatement } from "../api/src/stores/search/query.ts";
+import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
+import { freePort } from "../scripts/lib/stack.ts";
+import { searchScenarios } from "./lib/search-scenarios.ts";
+
+const only = process.argv[2] ?? "combined";
+const scenario = searchScenarios.find((s) => s.name.includes(only));
+if (!scenario) throw new Error(`no search scenario named like ${only}`);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 400);
+const dir = process.env.BENCH_DATA_DIR;
+if (!dir || !process.env.AB_FROM || process.env.AB_TO === undefined) throw new Error("BENCH_DATA_DIR, AB_FROM, AB_TO");
+const from = new RegExp(process.env.AB_FROM, "g");
+const to = process.env.AB_TO;
+
+const db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: await freePort() });
+const client = new pg.Client({ connectionString: db.url, options: "-c plan_cache_mode=force_generic_plan" });
+await client.connect();
+const views = chainViews("chain").names;
+const body = () => ({ limit: 20, ...(scenario.body!() as object) }) as SearchFilters;
+
+type Variant = "A" | "B";
+async function search(f: SearchFilters, variant: Variant): Promise<{ ms: number; page: string; passes: string }> {
+  const t = performance.now();
+  let page = "";
+  const passes: SearchPass[] = [];
+  for (const pass of ["walk", "match"] as const) {
+    const q = searchStatement(pass, views, f, false);
+    const text = variant === "A" ? q.text : q.text.replace(from, to);
+    const { rows } = await client.query({ name: `${variant}_${q.name}`, text, values: q.values });
+    passes.push(pass);
+    page = rows[0].results;
+    if (pass === "walk" && rows[0].found >= f.limit + 1) break;
+  }
+  return { ms: performance.now() - t, page, passes: passes.join("+") };
+}
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(2);
+  return `mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)} p50 ${at(0.5)} p95 ${at(0.95)} max ${at(1)} ms`;
+};
+
+try {
+  if (process.env.AB_SETUP) await client.query(process.env.AB_SETUP);
+  for (let i = 0; i < 20; i++) {
+    const f = body();
+    await search(f, "A");
+    await search(f, "B");
+  }
+  const ms: Record<Variant, number[]> = { A: [], B: [] };
+  let samePage = 0;
+  let samePasses = 0;
+  for (let i = 0; i < SAMPLES; i++) {
+    const f = body();
+    const out = {} as Record<Variant, Awaited<ReturnType<typeof search>>>;
+    for (const v of i % 2 ? (["A", "B"] as const) : (["B", "A"] as const)) out[v] = await search(f, v);
+    ms.A.push(out.A.ms);
+    ms.B.push(out.B.ms);
+    if (out.A.page === out.B.page) samePage++;
+    if (out.A.passes === out.B.passes) samePasses++;
+  }
+  console.log(`scenario "${scenario.name}", ${SAMPLES} bodies, database time per search`);
+  console.log(`A (as built): ${stats(ms.A)}\nB (rewritten): ${stats(ms.B)}`);
+  console.log(`same page ${samePage}/${SAMPLES}, same passes ${samePasses}/${SAMPLES}`);
+} finally {
+  await client.end();
+  await db.stop();
+}
