@@ -230,6 +230,35 @@ describe("search: text and filters", () => {
     }
   });
 
+  it("the gate's share does not count a query word twice when a required tag implies it", async () => {
+    // The search vector holds the tags' own words: capability "writing" implies the lexeme 'write', and so does a
+    // lone programming language or domain; an any-of list of several does not.
+    await db.query("delete from api.search_share");
+    await db.query(
+      `insert into api.search_share (key, share) values ('w:write', 0.1), ('cap:writing', 0.1), ('w:python', 0.4),
+         ('lang:python', 0.4), ('lang:rust', 0.2), ('cap:design', 0.5), ('uptime:90', 0.5)`,
+    );
+    try {
+      const share = async (q: string, caps: string[] | null, langs: string[] | null) =>
+        Number(
+          (
+            await db.query<{ s: number }>(
+              "select api.search_walk_share($1, $2::text[], $3::text[], null, null, false, 90) s",
+              [q, caps, langs],
+            )
+          ).rows[0]!.s,
+        );
+      const near = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-6 * b, `${a} vs ${b}`);
+      near(await share("writing", ["writing"], null), 0.1 * 0.5); // not 0.1 x 0.1 x 0.5
+      near(await share("writing", ["design"], null), 0.1 * 0.5 * 0.5); // independent: multiplied
+      near(await share("python", null, ["python"]), 0.4 * 0.5);
+      near(await share("python", null, ["python", "rust"]), 0.4 * 0.6 * 0.5);
+    } finally {
+      await db.query("analyze api.agent_search");
+      await db.query("select api.refresh_search_shares()");
+    }
+  });
+
   it("pages through more than 100 matches by score", async () => {
     const crowd = `zc${Math.random().toString(36).slice(2, 8)}`;
     const base = 900_000_000 + Math.floor(Math.random() * 1_000_000) * 200;
