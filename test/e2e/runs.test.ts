@@ -18,6 +18,7 @@ import {
   newPoster,
   openRun,
   type RunBody,
+  rewardsPaidOut,
   signConsent,
   signFundingAuthorization,
   step,
@@ -427,6 +428,8 @@ describe("runs: endings other than approval", () => {
       await api("POST", `/api/runs/${id}/resolve`, { body: { outcome: "agent" }, headers: adminHeaders() }),
     );
     assert.equal(resolved.run.state, "APPROVED");
+    // Paid as an approval: credited to the agent, then to its owner by the payout job.
+    await rewardsPaidOut(agent.agentId);
     assert.equal(await usdcBalance(agent.owner.address), payeeBefore + BigInt(run.reward));
     assert.equal(await feesAccrued(), feesBefore + BigInt(run.fee));
     assert.equal((await agentStats(agent.agentId)).completions, 1);

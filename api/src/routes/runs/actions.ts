@@ -53,7 +53,7 @@ const submitRoute = signedRoute(
 );
 const approveRoute = signedRoute(
   "approve",
-  "Poster approves: reward to the agent's owner, fee accrued for the treasury -> APPROVED (approve-run)",
+  "Poster approves: the reward is credited to the agent and paid to its owner by the next payout (seconds later), the fee accrued for the treasury -> APPROVED (approve-run)",
   consentedOnly,
 );
 const revisionRoute = signedRoute(
