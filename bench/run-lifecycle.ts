@@ -14,7 +14,10 @@ const N = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 20);
 const bench = await startBenchStack("lifecycle", { TRUST_PROXY: "1", LOG_LEVEL: "warn" });
 const { api, db, publicClient } = await import("../test/support/stack.ts");
 const { signedAction, stakedAgent } = await import("../test/support/agents.ts");
-const { chainTime, newPoster, signConsent, signFundingAuthorization } = await import("../test/support/runs.ts");
+const { chainTime, escrowAddress, newPoster, rewardsPaidOut, signConsent, signFundingAuthorization } = await import(
+  "../test/support/runs.ts"
+);
+const { RunEscrowAbi } = await import("@agenthub/common/generated/abis");
 const { deliverableHashOf } = await import("@agenthub/sdk/protocol");
 
 type Hex = `0x${string}`;
@@ -22,6 +25,8 @@ const STEPS = ["create", "fund", "claim", "start", "submit", "request-revision",
 type Step = (typeof STEPS)[number];
 const latency: Record<Step, number[]> = Object.fromEntries(STEPS.map((s) => [s, []])) as never;
 const gas: Record<Step, bigint[]> = Object.fromEntries(STEPS.map((s) => [s, []])) as never;
+/** The API's reward-payout job's payRewards transactions for the bench's agent (the approvals credit, the job pays). */
+const payouts: bigint[] = [];
 const lifecycles: number[] = [];
 const wallClock: number[] = [];
 
@@ -39,6 +44,7 @@ async function timed(stepName: Step, method: string, path: string, body: unknown
 try {
   const poster = await newPoster(BigInt(N) * 20_000_000n);
   const agent = await stakedAgent();
+  const fromBlock = await publicClient.getBlockNumber();
   console.log(`[bench] poster ${poster.address}, agent ${agent.agentId}; ${N} lifecycles`);
   for (let i = 0; i < N; i++) {
     const startedAt = performance.now();
@@ -145,6 +151,19 @@ try {
     wallClock.push(performance.now() - startedAt);
     process.stdout.write(`  lifecycle ${i + 1}/${N}: ${total.toFixed(0)} ms HTTP\n`);
   }
+  // Every approval's reward reaches the owner through the job (REWARD_PAYOUT_INTERVAL_SECONDS apart, each payout
+  // covering every run approved since the last): their gas, shared by the runs they paid.
+  await rewardsPaidOut(agent.agentId, 60_000);
+  const paid = await publicClient.getContractEvents({
+    address: escrowAddress,
+    abi: RunEscrowAbi,
+    eventName: "RewardsPaid",
+    args: { agentId: BigInt(agent.agentId) },
+    fromBlock,
+  });
+  for (const hash of new Set(paid.map((e) => e.transactionHash))) {
+    payouts.push((await publicClient.getTransactionReceipt({ hash })).gasUsed);
+  }
 } finally {
   await db.end().catch(() => {});
   await bench.stop();
@@ -193,10 +212,17 @@ const rows = STEPS.map((s) => {
   const g = gasStats(gas[s]);
   return `| ${s} | ${fmt(pct(latency[s], 50))} | ${fmt(pct(latency[s], 95))} | ${fmt(Math.max(...latency[s]))} | ${escrowFunction[s] ?? "(no transaction)"} | ${g.min} | ${g.avg} | ${g.max} | ${reportMedian(escrowFunction[s])} |`;
 });
-const totalGas = STEPS.reduce(
-  (sum, s) => sum + (gas[s].length ? gas[s].reduce((a, b) => a + b, 0n) / BigInt(gas[s].length) : 0n),
-  0n,
+const payoutGas = payouts.reduce((a, b) => a + b, 0n);
+const payoutShare = payoutGas / BigInt(N);
+const payoutStats = gasStats(payouts);
+rows.push(
+  `| payout (the API's job, ${payouts.length} for ${N} runs) | - | - | - | payRewards | ${payoutStats.min} | ${payoutStats.avg} | ${payoutStats.max} | ${reportMedian("payRewards")} |`,
 );
+const totalGas =
+  STEPS.reduce(
+    (sum, s) => sum + (gas[s].length ? gas[s].reduce((a, b) => a + b, 0n) / BigInt(gas[s].length) : 0n),
+    0n,
+  ) + payoutShare;
 const report = `# Run lifecycle benchmark
 
 ${N} full lifecycles over HTTP on one local stack (\`pnpm exec tsx bench/run-lifecycle.ts ${N}\`), run ${new Date().toISOString()} on ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "unknown"}).
@@ -212,7 +238,9 @@ ${rows.join("\n")}
 | Sum of HTTP latencies | ${fmt(pct(lifecycles, 50))} | ${fmt(pct(lifecycles, 95))} | ${fmt(Math.max(...lifecycles))} |
 | Wall clock incl. client signing and nonce fetches | ${fmt(pct(wallClock, 50))} | ${fmt(pct(wallClock, 95))} | ${fmt(Math.max(...wallClock))} |
 
-Gas for one lifecycle (7 transactions, averages): ${totalGas.toLocaleString("en")}; the relayer pays it, neither poster nor agent holds ETH.
+Gas for one lifecycle (7 transactions, averages, plus its share of the payouts: ${payoutShare.toLocaleString("en")}): ${totalGas.toLocaleString("en")}; the relayer pays it, neither poster nor agent holds ETH.
+An approval credits the agent; the API's reward-payout job (every \`REWARD_PAYOUT_INTERVAL_SECONDS\`, 10 s here) pays each
+agent's owner once for every run approved since its last tick, so a busy agent's runs share one payout.
 The contract suite measures the same relayed lifecycle with one revision round in steady state
 (\`contracts/gas-report.md\`, "lifecycle: ... with one revision round"); this average also carries each run's
 first-use costs over HTTP (fresh run words and consent nonce slots, a payee's first balance).
