@@ -78,14 +78,12 @@ export class Relayer {
   private readonly tracker: Tracker;
   private readonly lane = new Lane();
   private nextNonce: number | undefined;
-  /** Requests of this process still before their broadcast, by row id (a retry with the same key joins them). */
-  private readonly working = new Map<string, Promise<RelayResult>>();
   /**
-   * Submissions in progress in this process by idempotency key: a second request with the same key shares the first
-   * one's answer. Without it, the second could read the first's row between its creation and its broadcast (still
-   * PENDING, this signer's) as a crash before sending, and send the call again.
+   * Submissions in progress in this process by idempotency key: a request with a key already in progress shares its
+   * answer. Registered before the row exists, so a second request never reads the first's fresh row (PENDING, this
+   * signer's) as a crash before sending and sends the call again.
    */
-  private readonly submitting = new Map<string, { call: string; work: Promise<RelayResult> }>();
+  private readonly inProgress = new Map<string, Promise<RelayResult>>();
 
   constructor(private readonly opts: RelayerOptions) {
     this.account = privateKeyToAccount(opts.privateKey);
@@ -131,29 +129,28 @@ export class Relayer {
     return target === "USDC" ? this.opts.deployments.usdc.address : this.opts.deployments.contracts[target].address;
   }
 
-  submit(request: RelayRequest): Promise<RelayResult> {
-    const key = request.idempotencyKey;
-    if (key === undefined) return this.submitOnce(request);
-    const call = `${request.target}:${request.data}`;
-    const inProgress = this.submitting.get(key);
-    if (inProgress?.call === call) return inProgress.work;
-    const work = this.submitOnce(request);
-    this.submitting.set(key, { call, work });
-    const forget = () => {
-      if (this.submitting.get(key)?.work === work) this.submitting.delete(key);
-    };
-    work.then(forget, forget);
-    return work;
-  }
-
-  private async submitOnce(request: RelayRequest): Promise<RelayResult> {
+  async submit(request: RelayRequest): Promise<RelayResult> {
     const check = checkAllowed(request.target, request.data, {
       runEscrow: this.opts.deployments.contracts.RunEscrow.address,
       relayer: this.account.address,
       scope: request.scope,
     });
     if (!check.ok) throw new RelayError("NOT_ALLOWED", check.reason);
-    const { functionName, abi } = check;
+    const key = request.idempotencyKey;
+    if (key === undefined) return this.submitChecked(request, check);
+    const running = this.inProgress.get(key);
+    if (running) return running;
+    const work = this.submitChecked(request, check);
+    this.inProgress.set(key, work);
+    const forget = () => this.inProgress.delete(key);
+    work.then(forget, forget);
+    return work;
+  }
+
+  private async submitChecked(
+    request: RelayRequest,
+    { functionName, abi }: { functionName: string; abi: Abi },
+  ): Promise<RelayResult> {
     const to = this.addressOf(request.target);
     const { row, created } = await this.opts.store.begin({
       key: request.idempotencyKey,
@@ -187,25 +184,19 @@ export class Relayer {
     return (await this.run(row.id, tx, [])).txHash;
   }
 
-  private run(id: string, tx: OutgoingTx, abi: Abi): Promise<RelayResult> {
-    const work = (async () => {
-      let gas: bigint;
-      try {
-        gas = await this.publicClient.estimateGas({ account: this.account, to: tx.to, data: tx.data, value: tx.value });
-      } catch (error) {
-        const reverted = this.decodeRevert(error, abi);
-        await this.opts.store.finish(id, "FAILED", { error: reverted.message });
-        this.metrics.transactions.inc({ function: tx.label, outcome: "failed" });
-        throw reverted;
-      }
-      const inflight = await this.broadcast(id, { ...tx, gas: (gas * 12n) / 10n });
-      const receipt = await this.tracker.wait(inflight, this.opts.receiptTimeoutMs);
-      return this.result(id, receipt);
-    })();
-    this.working.set(id, work);
-    const forget = () => this.working.delete(id);
-    work.then(forget, forget);
-    return work;
+  private async run(id: string, tx: OutgoingTx, abi: Abi): Promise<RelayResult> {
+    let gas: bigint;
+    try {
+      gas = await this.publicClient.estimateGas({ account: this.account, to: tx.to, data: tx.data, value: tx.value });
+    } catch (error) {
+      const reverted = this.decodeRevert(error, abi);
+      await this.opts.store.finish(id, "FAILED", { error: reverted.message });
+      this.metrics.transactions.inc({ function: tx.label, outcome: "failed" });
+      throw reverted;
+    }
+    const inflight = await this.broadcast(id, { ...tx, gas: (gas * 12n) / 10n });
+    const receipt = await this.tracker.wait(inflight, this.opts.receiptTimeoutMs);
+    return this.result(id, receipt);
   }
 
   /** Takes a nonce, signs at the current fees, records the version, then broadcasts it (all inside the lane). */
@@ -275,8 +266,6 @@ export class Relayer {
 
   /** Resumes a request whose idempotency key was seen before; undefined means it never reached the chain. */
   private async resume(row: TxRow): Promise<RelayResult | undefined> {
-    const working = this.working.get(row.id);
-    if (working) return working;
     const tracked = this.tracker.get(row.id);
     if (tracked) return this.result(row.id, await this.tracker.wait(tracked, this.opts.receiptTimeoutMs));
     switch (row.status) {

@@ -2,8 +2,8 @@
 // `RunEscrow.sweepFees` (open to anyone, pays only the treasury) relayed per period at most, so the treasury is
 // credited without a transfer per completed run. Below the threshold, or while the escrow is paused, nothing is sent.
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
-import { RelayerCallError } from "@agenthub/relayer/client";
 import type { Deps } from "../context.ts";
+import { relayPayout } from "./escrow-payout.ts";
 
 export interface SweepResult {
   accrued: string;
@@ -22,23 +22,11 @@ export async function sweepFeesIfDue(deps: Deps, jobId: string): Promise<SweepRe
     return { accrued: accrued.toString(), swept: null, skipped: "below-threshold" };
   }
   if (paused) return { accrued: accrued.toString(), swept: null, skipped: "paused" };
-  try {
-    // One job, one sweep: a retried job reuses its idempotency key instead of sending again.
-    const result = await deps.relayer.call("RunEscrow", RunEscrowAbi, "sweepFees", [], `fee-sweep:${jobId}`);
-    deps.logger.info({ accrued: accrued.toString(), txHash: result.txHash }, "accrued fees swept to the treasury");
-    return { accrued: accrued.toString(), swept: accrued.toString(), txHash: result.txHash };
-  } catch (error) {
-    // Someone else swept first (anyone may), or a pause landed in between: nothing is owed to retry.
-    if (
-      error instanceof RelayerCallError &&
-      (error.errorName === "RunEscrowNothingToSweep" || error.errorName === "EnforcedPause")
-    ) {
-      return {
-        accrued: accrued.toString(),
-        swept: null,
-        skipped: error.errorName === "EnforcedPause" ? "paused" : undefined,
-      };
-    }
-    throw error;
+  // Someone else swept first (anyone may), or a pause landed in between: nothing is owed to retry.
+  const sent = await relayPayout(deps, "sweepFees", [], "RunEscrowNothingToSweep", `fee-sweep:${jobId}`);
+  if ("refused" in sent) {
+    return { accrued: accrued.toString(), swept: null, skipped: sent.refused === "paused" ? "paused" : undefined };
   }
+  deps.logger.info({ accrued: accrued.toString(), txHash: sent.txHash }, "accrued fees swept to the treasury");
+  return { accrued: accrued.toString(), swept: accrued.toString(), txHash: sent.txHash };
 }
