@@ -102,6 +102,12 @@ describe("verifications: domain", () => {
     assert.equal(taken.status, 400);
     assert.equal(taken.body.error.code, "DOMAIN_ALREADY_VERIFIED");
 
+    // Checking again within a day of the last verification renews nothing: same validity, no second event.
+    const soon = await api("POST", `/api/verifications/${v.id}/verify`);
+    assert.equal(soon.status, 200, JSON.stringify(soon.body));
+    assert.equal(soon.body.verification.verifiedAt, verified.verifiedAt);
+    assert.equal(soon.body.verification.expiresAt, verified.expiresAt);
+
     // Renewal re-runs verify on the same record and moves expiresAt.
     await increaseTime(10 * DAY);
     const renewed = await api("POST", `/api/verifications/${v.id}/verify`);

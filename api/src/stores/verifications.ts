@@ -115,26 +115,33 @@ export async function markChecked(db: Q, id: number, now: bigint): Promise<void>
 }
 
 /**
- * Marks a PENDING (or renewed VERIFIED) request VERIFIED with its badge until `expiresAt`; undefined when it is no
- * longer open, "DOMAIN_TAKEN" when another agent's badge holds the domain (unique index).
+ * Marks a PENDING request VERIFIED with its badge until `expiresAt`, or renews a VERIFIED one last verified at
+ * least a day ago (a renewal sooner changes nothing: the badge, its validity and its event stay as they are, so
+ * repeated checks cannot flood an organization's webhook). `granted` says whether this call granted or renewed;
+ * undefined when the request is no longer open, "DOMAIN_TAKEN" when another agent's badge holds the domain.
  */
 export async function markVerified(
   db: Q,
   id: number,
   v: { badge: string; now: bigint; expiresAt: Date; actualBalance?: bigint },
-): Promise<VerificationRow | "DOMAIN_TAKEN" | undefined> {
+): Promise<{ row: VerificationRow; granted: boolean } | "DOMAIN_TAKEN" | undefined> {
   try {
     const r = await db.query<VerificationRow>(
       `update api.verification set status = 'VERIFIED', badge = $2, verified_at = $3::timestamptz,
               expires_at = $4::timestamptz, actual_balance = coalesce($5::numeric, actual_balance)
-        where id = $1 and status in ('PENDING', 'VERIFIED') returning ${COLUMNS}`,
+        where id = $1
+          and (status = 'PENDING' or (status = 'VERIFIED' and verified_at <= $3::timestamptz - interval '1 day'))
+        returning ${COLUMNS}`,
       [id, v.badge, isoFromSeconds(v.now), v.expiresAt.toISOString(), v.actualBalance?.toString() ?? null],
     );
-    return r.rows[0];
+    if (r.rows[0]) return { row: r.rows[0], granted: true };
   } catch (err) {
     if ((err as { code?: string }).code === "23505") return "DOMAIN_TAKEN";
     throw err;
   }
+  // Not updated: renewed within the last day (by this check's twin, perhaps), or no longer open. Read it afresh.
+  const current = await findVerification(db, id);
+  return current?.status === "VERIFIED" ? { row: current, granted: false } : undefined;
 }
 
 /** Stores a drawn skill test, answerable until `ttlSeconds` from now; returns its expiry. */

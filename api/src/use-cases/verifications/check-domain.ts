@@ -33,7 +33,7 @@ export async function checkDomain(deps: Deps, { id }: { id: number }): Promise<{
   });
   if (updated === "DOMAIN_TAKEN") throw apiError("DOMAIN_ALREADY_VERIFIED", `${domain} is already verified`);
   if (!updated) throw apiError("VERIFICATION_EXPIRED", `verification ${id} has expired`);
-  const verification = toView(updated, now);
-  await badgeGranted(deps, verification);
+  const verification = toView(updated.row, now);
+  if (updated.granted) await badgeGranted(deps, verification);
   return { verification };
 }

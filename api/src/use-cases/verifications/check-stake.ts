@@ -40,7 +40,7 @@ export async function checkStake(deps: Deps, { id }: { id: number }): Promise<{ 
   if (!updated || updated === "DOMAIN_TAKEN") {
     throw apiError("VERIFICATION_EXPIRED", `verification ${id} has expired`);
   }
-  const verification = toView(updated, now);
-  await badgeGranted(deps, verification);
+  const verification = toView(updated.row, now);
+  if (updated.granted) await badgeGranted(deps, verification);
   return { verification };
 }
