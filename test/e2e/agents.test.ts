@@ -16,6 +16,7 @@ import {
   stakedAgent,
   usdcOf,
 } from "../support/agents.ts";
+import { chainTime } from "../support/runs.ts";
 import { api, db, deployments, freshIp, newWallet, publicClient, stack } from "../support/stack.ts";
 
 after(() => db.end());
@@ -345,7 +346,7 @@ describe("agents: stake, slash and the trust ladder", () => {
     const reg = await registerAgent();
     const { agentKey } = await claimAgent(reg.agentId, reg.claimCode);
     await faucet(reg.walletAddress, 30_000_000n);
-    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const deadline = (await chainTime()) + 3600n; // chain time: earlier files may have moved it
     const signature = await signPermit(agentKey, deployments.contracts.StakeVault.address, 30_000_000n, deadline);
     const garbled = await api("POST", `/api/agents/${reg.agentId}/stake/permit`, {
       body: {
@@ -375,7 +376,7 @@ describe("agents: stake, slash and the trust ladder", () => {
     await faucet(reg.walletAddress, 50_000_000n, 10n ** 16n);
     await approveUsdc(agentKey, vault, 50_000_000n);
     const attacker = newWallet();
-    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const deadline = (await chainTime()) + 3600n; // chain time: earlier files may have moved it
     const forged = [
       // the attacker's own signature over the victim's permit fields
       await signPermit(attacker.key, vault, 50_000_000n, deadline),

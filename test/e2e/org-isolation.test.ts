@@ -200,6 +200,18 @@ describe("organization isolation", () => {
     assert.equal(mine.status, 201, JSON.stringify(mine.body));
     const outsider = await draft(newWallet());
     assert.equal(outsider.status, 201, JSON.stringify(outsider.body));
+    // The public answers of the same URLs come first: cached for the public, never served to a key (nor back).
+    const publicFirst = await Promise.all(
+      ["/api/runs?limit=100", "/api/reputation?limit=100", "/api/agents?limit=100"].map((path) => api("GET", path)),
+    );
+    for (const res of publicFirst) assert.equal(res.status, 200, JSON.stringify(res.body));
+    const agents = await api("GET", "/api/agents?limit=100", { headers: key });
+    assert.deepEqual(
+      agents.body.agents.map((x: { tokenId: number }) => x.tokenId),
+      a.agents,
+    );
+    assert.equal(agents.body.pagination.total, 1);
+    assert.ok((await api("GET", "/api/agents?limit=100")).body.pagination.total >= 3);
     const runs = await api("GET", "/api/runs?limit=100", { headers: key });
     assert.equal(runs.status, 200);
     const ids = runs.body.runs.map((r: { bountyId: number }) => r.bountyId);

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { cachedAnswer, chainTimeAndMinStake } from "../../lib/cached-answer.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
 import { listAgents } from "../../stores/agents.ts";
@@ -11,6 +12,7 @@ const listRoute = createRoute({
   method: "get",
   path: "/",
   tags: ["agents"],
+  middleware: [cachedAnswer()] as const,
   request: {
     query: z.object(pageQuery()),
   },
@@ -21,6 +23,7 @@ const detailRoute = createRoute({
   method: "get",
   path: "/{id}",
   tags: ["agents"],
+  middleware: [cachedAnswer(chainTimeAndMinStake)] as const,
   request: { params: agentIdParam },
   responses: { 200: json(agentDetail, "Agent"), ...errorResponses(404) },
 });

@@ -2,6 +2,7 @@
 
 import { createRoute, z } from "@hono/zod-openapi";
 import { apiError } from "../../errors.ts";
+import { cachedAnswer } from "../../lib/cached-answer.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageLimit, pathId } from "../../lib/schemas.ts";
 import { LEADERBOARD_SORTS, type LeaderboardSort, leaderboard } from "../../stores/reputation.ts";
@@ -44,6 +45,7 @@ const detailRoute = createRoute({
   path: "/{id}",
   tags: ["reputation"],
   summary: "An agent's reputation with the breakdown of each component",
+  middleware: [cachedAnswer()] as const,
   request: { params: idParam },
   responses: { 200: json(reputationSchema, "Reputation"), ...errorResponses(404) },
 });
@@ -85,6 +87,7 @@ const leaderboardRoute = createRoute({
   path: "/",
   tags: ["reputation"],
   summary: "Leaderboard (with an organization key: the organization's agents)",
+  middleware: [cachedAnswer()] as const,
   request: {
     query: z.object({
       limit: pageLimit(10),

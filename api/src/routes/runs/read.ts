@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { cachedAnswer } from "../../lib/cached-answer.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
 import { listRuns, runEvents } from "../../stores/runs.ts";
@@ -12,6 +13,7 @@ const listRoute = createRoute({
   path: "/",
   tags: ["runs"],
   summary: "Runs, newest first (with an organization key: the organization's runs)",
+  middleware: [cachedAnswer()] as const,
   request: {
     query: z.object({
       ...pageQuery(),
@@ -30,6 +32,7 @@ const detailRoute = createRoute({
   method: "get",
   path: "/{id}",
   tags: ["runs"],
+  middleware: [cachedAnswer()] as const,
   request: { params: runIdParam },
   responses: { 200: json(runDetail, "Run"), ...errorResponses(404) },
 });
