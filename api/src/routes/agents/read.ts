@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { cachedAnswer, chainTimeAndMinStake } from "../../lib/cached-answer.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
 import { listAgents } from "../../stores/agents.ts";
+import { cachedAnswer, chainTimeAndMinStake } from "../../stores/read-cache.ts";
 import { agentCard } from "../../use-cases/agents/agent-card.ts";
 import { getAgent } from "../../use-cases/agents/get-agent.ts";
 import { agentDetail, agentIdParam, agentListItem } from "./schemas.ts";

@@ -2,9 +2,9 @@
 
 import { createRoute, z } from "@hono/zod-openapi";
 import { apiError } from "../../errors.ts";
-import { cachedAnswer } from "../../lib/cached-answer.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageLimit, pathId } from "../../lib/schemas.ts";
+import { cachedAnswer } from "../../stores/read-cache.ts";
 import { LEADERBOARD_SORTS, type LeaderboardSort, leaderboard } from "../../stores/reputation.ts";
 import { getReputation } from "../../use-cases/reputation/get-reputation.ts";
 import { reputationHistory } from "../../use-cases/reputation/history.ts";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { cachedAnswer } from "../../lib/cached-answer.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
+import { cachedAnswer } from "../../stores/read-cache.ts";
 import { listRuns, runEvents } from "../../stores/runs.ts";
 import { claimEligibility } from "../../use-cases/runs/claim-eligibility.ts";
 import { getRun, getRunPage } from "../../use-cases/runs/get-run.ts";
