@@ -1,6 +1,6 @@
 // Paired A/B of the database time of uncached searches, for a machine too noisy for req/s to resolve 10-20%: for
-// BENCH_SAMPLES random bodies of one scenario it runs the API's passes (searchPage: the walk, then the GIN pass when
-// the walk falls short; force_generic_plan like the search pool) twice on one connection, once as built ("A") and
+// BENCH_SAMPLES random bodies of one scenario it runs the API's passes (runSearchPasses, the API's own choice: the walk, then the GIN
+// pass when the walk falls short; force_generic_plan like the search pool) twice on one connection, once as built ("A") and
 // once with the statement text rewritten by the regular expression AB_FROM -> AB_TO ("B", e.g. calls to an old copy
 // of a function that AB_SETUP creates), alternating which goes first. Reports both time distributions and whether
 // every page and every pass choice came out the same. Needs a cluster seeded by bench/search.ts:
@@ -9,7 +9,13 @@
 import { join } from "node:path";
 import pg from "pg";
 import { chainViews } from "../api/src/db/index.ts";
-import { type SearchFilters, type SearchPass, searchStatement } from "../api/src/stores/search/query.ts";
+import {
+  passRow,
+  runSearchPasses,
+  type SearchFilters,
+  type SearchPass,
+  searchStatement,
+} from "../api/src/stores/search/query.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
 import { freePort } from "../scripts/lib/stack.ts";
 import { searchScenarios } from "./lib/search-scenarios.ts";
@@ -32,17 +38,15 @@ const body = () => ({ limit: 20, ...(scenario.body!() as object) }) as SearchFil
 type Variant = "A" | "B";
 async function search(f: SearchFilters, variant: Variant): Promise<{ ms: number; page: string; passes: string }> {
   const t = performance.now();
-  let page = "";
   const passes: SearchPass[] = [];
-  for (const pass of ["walk", "match"] as const) {
+  const page = await runSearchPasses(f, false, async (pass) => {
     const q = searchStatement(pass, views, f, false);
     const text = variant === "A" ? q.text : q.text.replace(from, to);
     const { rows } = await client.query({ name: `${variant}_${q.name}`, text, values: q.values });
     passes.push(pass);
-    page = rows[0].results;
-    if (pass === "walk" && rows[0].found >= f.limit + 1) break;
-  }
-  return { ms: performance.now() - t, page, passes: passes.join("+") };
+    return passRow(rows[0]);
+  });
+  return { ms: performance.now() - t, page: page.resultsJson, passes: passes.join("+") };
 }
 
 const stats = (xs: number[]) => {

@@ -1,13 +1,20 @@
 // Where the time of one uncached search goes, request by request: for BENCH_SAMPLES random bodies of one benchmark
-// scenario it runs the passes exactly as the API does (searchPage: the walk, then the GIN "match" pass when the walk
-// falls short; the search pool's force_generic_plan) and, for each pass, EXPLAIN (ANALYZE, BUFFERS) of the same
-// prepared statement: the pass taken, its time, the walk's rows read and the buffers. Needs a seeded cluster:
+// scenario it runs the passes exactly as the API does (runSearchPasses, the API's own choice: the walk, then the GIN
+// "match" pass when the walk falls short; the search pool's force_generic_plan) and, for each pass, EXPLAIN
+// (ANALYZE, BUFFERS) of the same prepared statement: the pass taken, its time, the walk's rows read and the buffers. Needs a seeded cluster:
 //   BENCH_DATA_DIR=/path pnpm exec tsx bench/search-profile.ts [scenario=combined] [agents=1000000]
 // (bench/search.ts with the same BENCH_DATA_DIR seeds it). Prints a summary; writes nothing.
 import { join } from "node:path";
 import pg from "pg";
 import { chainViews } from "../api/src/db/index.ts";
-import { type SearchFilters, type SearchPass, searchStatement } from "../api/src/stores/search/query.ts";
+import {
+  type PassRow,
+  passRow,
+  runSearchPasses,
+  type SearchFilters,
+  type SearchPass,
+  searchStatement,
+} from "../api/src/stores/search/query.ts";
 import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
 import { freePort } from "../scripts/lib/stack.ts";
 import { searchScenarios } from "./lib/search-scenarios.ts";
@@ -63,11 +70,11 @@ const walkNodes = (n: PlanNode, out: PlanNode[] = []): PlanNode[] => {
 };
 
 let prepared = 0;
-async function runPass(pass: SearchPass, f: SearchFilters): Promise<PassRun> {
+async function runPass(pass: SearchPass, f: SearchFilters): Promise<{ run: PassRun; row: PassRow }> {
   const q = searchStatement(pass, views, f, false);
   const values = q.values as unknown[];
   const t = performance.now();
-  const { rows } = await client.query<{ found: number }>(q);
+  const { rows } = await client.query(q);
   const ms = performance.now() - t;
   const name = `p${prepared++}`;
   await client.query(`prepare ${name} as ${q.text}`);
@@ -81,14 +88,16 @@ async function runPass(pass: SearchPass, f: SearchFilters): Promise<PassRun> {
     pass === "walk"
       ? nodes.find((n) => n["Index Name"] === "agent_search_walk_idx")
       : nodes.find((n) => n["Node Type"] === "Bitmap Heap Scan" || n["Node Type"].includes("Index"));
-  return {
+  const row = passRow(rows[0]);
+  const run = {
     pass,
     ms,
     explainedMs: root["Execution Time"],
     rows: scan ? scan["Actual Rows"] * scan["Actual Loops"] : 0,
     buffers: (root.Plan["Shared Hit Blocks"] ?? 0) + (root.Plan["Shared Read Blocks"] ?? 0),
-    found: rows[0]?.found ?? 0,
+    found: row.found,
   };
+  return { run, row };
 }
 
 const q = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -100,19 +109,28 @@ const stats = (xs: number[]) => {
 
 try {
   // Warm the session (catalog caches, the generic plans) before measuring.
-  for (let i = 0; i < 20; i++) await runPass("walk", { limit: 20, ...(scenario.body!() as object) });
+  for (let i = 0; i < 20; i++) await runPass("walk", { limit: 20, ...(scenario.body!() as object) } as SearchFilters);
   const kinds = new Map<string, { total: number[]; passes: PassRun[][]; bodies: SearchFilters[] }>();
   for (let i = 0; i < SAMPLES; i++) {
     const f = { limit: 20, ...(scenario.body!() as object) } as SearchFilters;
-    const passes = [await runPass("walk", f)];
-    if (passes[0]!.found < f.limit + 1) passes.push(await runPass("match", f));
+    const passes: PassRun[] = [];
+    await runSearchPasses(f, false, async (pass) => {
+      const { run, row } = await runPass(pass, f);
+      passes.push(run);
+      return row;
+    });
     // The request's path: which passes ran and whether the walk read rows or the gate skipped it.
-    const kind =
-      passes.length === 1
-        ? "walk answered"
-        : passes[0]!.rows === 0
-          ? "walk gated off, GIN match pass"
-          : "walk fell short, then GIN match pass";
+    const kind = passes
+      .map((p) =>
+        p.pass !== "walk"
+          ? `${p.pass === "match" ? "GIN match" : "score-order rest"} pass`
+          : p.rows === 0
+            ? "walk gated off"
+            : passes.length === 1
+              ? "walk answered"
+              : "walk fell short",
+      )
+      .join(", then ");
     const k = kinds.get(kind) ?? { total: [], passes: [], bodies: [] };
     k.bodies.push(f);
     k.total.push(passes.reduce((n, p) => n + p.ms, 0));
@@ -124,7 +142,7 @@ try {
   console.log(`all requests, database ms: ${stats(all)}`);
   for (const [kind, k] of kinds) {
     console.log(`\n${kind}: ${((100 * k.total.length) / SAMPLES).toFixed(0)}% of requests, ${stats(k.total)} ms`);
-    for (const pass of ["walk", "match"] as const) {
+    for (const pass of ["walk", "match", "rest"] as const) {
       const runs = k.passes.flatMap((ps) => ps.filter((p) => p.pass === pass));
       if (!runs.length) continue;
       console.log(`  ${pass}: ms ${stats(runs.map((r) => r.ms))}`);
