@@ -6,9 +6,6 @@
 // every page and every pass choice came out the same. Needs a cluster seeded by bench/search.ts:
 //   BENCH_DATA_DIR=/path AB_SETUP='create schema ...' AB_FROM='api\.f\(' AB_TO='scratch.f(' \
 //     pnpm exec tsx bench/search-ab.ts [scenario=combined]
-import { join } from "node:path";
-import pg from "pg";
-import { chainViews } from "../api/src/db/index.ts";
 import {
   passRow,
   runSearchPasses,
@@ -16,24 +13,13 @@ import {
   type SearchPass,
   searchStatement,
 } from "../api/src/stores/search/query.ts";
-import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
-import { freePort } from "../scripts/lib/stack.ts";
-import { searchScenarios } from "./lib/search-scenarios.ts";
+import { openSearchCluster } from "./lib/search-cluster.ts";
 
-const only = process.argv[2] ?? "combined";
-const scenario = searchScenarios.find((s) => s.name.includes(only));
-if (!scenario) throw new Error(`no search scenario named like ${only}`);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 400);
-const dir = process.env.BENCH_DATA_DIR;
-if (!dir || !process.env.AB_FROM || process.env.AB_TO === undefined) throw new Error("BENCH_DATA_DIR, AB_FROM, AB_TO");
+if (!process.env.AB_FROM || process.env.AB_TO === undefined) throw new Error("AB_FROM, AB_TO");
 const from = new RegExp(process.env.AB_FROM, "g");
 const to = process.env.AB_TO;
-
-const db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: await freePort() });
-const client = new pg.Client({ connectionString: db.url, options: "-c plan_cache_mode=force_generic_plan" });
-await client.connect();
-const views = chainViews("chain").names;
-const body = () => ({ limit: 20, ...(scenario.body!() as object) }) as SearchFilters;
+const { client, scenario, views, body, close } = await openSearchCluster(process.argv[2] ?? "combined");
 
 type Variant = "A" | "B";
 async function search(f: SearchFilters, variant: Variant): Promise<{ ms: number; page: string; passes: string }> {
@@ -78,6 +64,5 @@ try {
   console.log(`A (as built): ${stats(ms.A)}\nB (rewritten): ${stats(ms.B)}`);
   console.log(`same page ${samePage}/${SAMPLES}, same passes ${samePasses}/${SAMPLES}`);
 } finally {
-  await client.end();
-  await db.stop();
+  await close();
 }

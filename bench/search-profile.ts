@@ -4,9 +4,6 @@
 // (ANALYZE, BUFFERS) of the same prepared statement: the pass taken, its time, the walk's rows read and the buffers. Needs a seeded cluster:
 //   BENCH_DATA_DIR=/path pnpm exec tsx bench/search-profile.ts [scenario=combined] [agents=1000000]
 // (bench/search.ts with the same BENCH_DATA_DIR seeds it). Prints a summary; writes nothing.
-import { join } from "node:path";
-import pg from "pg";
-import { chainViews } from "../api/src/db/index.ts";
 import {
   type PassRow,
   passRow,
@@ -15,23 +12,11 @@ import {
   type SearchPass,
   searchStatement,
 } from "../api/src/stores/search/query.ts";
-import { startEmbeddedPostgres } from "../scripts/lib/postgres.ts";
-import { freePort } from "../scripts/lib/stack.ts";
-import { searchScenarios } from "./lib/search-scenarios.ts";
+import { openSearchCluster } from "./lib/search-cluster.ts";
 
-const only = process.argv[2] ?? "combined";
 const N = Number(process.argv[3] ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const dir = process.env.BENCH_DATA_DIR;
-if (!dir) throw new Error("BENCH_DATA_DIR: a cluster seeded by bench/search.ts");
-const scenario = searchScenarios.find((s) => s.name.includes(only));
-if (!scenario) throw new Error(`no search scenario named like ${only}`);
-
-const db = await startEmbeddedPostgres({ dir: join(dir, "pg"), port: await freePort() });
-// The search pool's session settings (api/src/use-cases/search/agent-search.ts).
-const client = new pg.Client({ connectionString: db.url, options: "-c plan_cache_mode=force_generic_plan" });
-await client.connect();
-const views = chainViews("chain").names;
+const { client, scenario, views, body, close } = await openSearchCluster(process.argv[2] ?? "combined");
 
 interface PassRun {
   pass: SearchPass;
@@ -109,10 +94,10 @@ const stats = (xs: number[]) => {
 
 try {
   // Warm the session (catalog caches, the generic plans) before measuring.
-  for (let i = 0; i < 20; i++) await runPass("walk", { limit: 20, ...(scenario.body!() as object) } as SearchFilters);
+  for (let i = 0; i < 20; i++) await runPass("walk", body());
   const kinds = new Map<string, { total: number[]; passes: PassRun[][]; bodies: SearchFilters[] }>();
   for (let i = 0; i < SAMPLES; i++) {
-    const f = { limit: 20, ...(scenario.body!() as object) } as SearchFilters;
+    const f = body();
     const passes: PassRun[] = [];
     await runSearchPasses(f, false, async (pass) => {
       const { run, row } = await runPass(pass, f);
@@ -154,6 +139,5 @@ try {
     for (const { ms, f } of slowest.slice(0, 3)) console.log(`  slow: ${ms.toFixed(1)} ms ${JSON.stringify(f)}`);
   }
 } finally {
-  await client.end();
-  await db.stop();
+  await close();
 }
