@@ -56,3 +56,22 @@ test("a failed read is not cached: the next caller reads again", async () => {
   assert.equal(await clock.now(), future);
   assert.equal(calls, 2);
 });
+
+test("refresh ahead: late in the window a caller gets the cached block at once and a background read renews it", async () => {
+  const { client, pending } = heldClient();
+  const clock = new ChainClock(client, 200);
+  const first = clock.now();
+  pending[0]!.resolve({ number: 1n, timestamp: future });
+  assert.equal(await first, future);
+  assert.equal(await clock.now(), future);
+  assert.equal(pending.length, 1, "early in the window: the cache alone");
+  await new Promise((r) => setTimeout(r, 170));
+  assert.equal(await clock.now(), future, "late in the window: still answered from the cache, without waiting");
+  assert.equal(pending.length, 2, "and one read started behind it");
+  await clock.now();
+  assert.equal(pending.length, 2, "joined, not repeated");
+  pending[1]!.resolve({ number: 2n, timestamp: future + 3n });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(await clock.blockNumber(), 2n, "the renewed block, with no caller having waited for it");
+  assert.equal(pending.length, 2);
+});
