@@ -38,11 +38,18 @@ const domainRoute = createRoute({
   },
 });
 
+/** The renewal rule both checks share (use-cases/verifications; docs/decisions.md). */
+const RENEWAL =
+  "A PENDING request becomes VERIFIED. A VERIFIED one is renewed (new verifiedAt and expiresAt, one " +
+  "verification.completed event) when its last verification is at least a day old in chain time; a check sooner " +
+  "answers the record unchanged.";
+
 const verifyRoute = createRoute({
   method: "post",
   path: "/{id}/verify",
   tags: ["verifications"],
   summary: "Check the TXT record of a domain verification (also renews a VERIFIED one)",
+  description: RENEWAL,
   request: { params: idParam },
   responses: { 200: json(verificationOut, "VERIFIED verification"), ...errorResponses(400, 404, 503) },
 });
@@ -62,6 +69,7 @@ const verifyStakeRoute = createRoute({
   tags: ["verifications"],
   summary:
     "Read the agent's active stake in the StakeVault on chain (deposits minus pending withdrawals); the badge lapses when it falls below the minimum",
+  description: RENEWAL,
   request: { params: idParam },
   responses: { 200: json(verificationOut, "VERIFIED verification"), ...errorResponses(400, 404) },
 });
