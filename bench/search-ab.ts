@@ -6,31 +6,21 @@
 // every page and every pass choice came out the same. Needs a cluster seeded by bench/search.ts:
 //   BENCH_DATA_DIR=/path AB_SETUP='create schema ...' AB_FROM='api\.f\(' AB_TO='scratch.f(' \
 //     pnpm exec tsx bench/search-ab.ts [scenario=combined]
-import {
-  passRow,
-  runSearchPasses,
-  type SearchFilters,
-  type SearchPass,
-  searchStatement,
-} from "../api/src/stores/search/query.ts";
+import type { SearchFilters } from "../api/src/stores/search/query.ts";
 import { openSearchCluster } from "./lib/search-cluster.ts";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 400);
 if (!process.env.AB_FROM || process.env.AB_TO === undefined) throw new Error("AB_FROM, AB_TO");
 const from = new RegExp(process.env.AB_FROM, "g");
 const to = process.env.AB_TO;
-const { client, scenario, views, body, close } = await openSearchCluster(process.argv[2] ?? "combined");
+const { client, scenario, body, searchAsTheApi, close } = await openSearchCluster(process.argv[2] ?? "combined");
 
 type Variant = "A" | "B";
 async function search(f: SearchFilters, variant: Variant): Promise<{ ms: number; page: string; passes: string }> {
   const t = performance.now();
-  const passes: SearchPass[] = [];
-  const page = await runSearchPasses(f, false, async (pass) => {
-    const q = searchStatement(pass, views, f, false);
+  const { page, passes } = await searchAsTheApi(f, async (q) => {
     const text = variant === "A" ? q.text : q.text.replace(from, to);
-    const { rows } = await client.query({ name: `${variant}_${q.name}`, text, values: q.values });
-    passes.push(pass);
-    return passRow(rows[0]);
+    return (await client.query({ name: `${variant}_${q.name}`, text, values: q.values })).rows[0];
   });
   return { ms: performance.now() - t, page: page.resultsJson, passes: passes.join("+") };
 }

@@ -4,19 +4,13 @@
 // (ANALYZE, BUFFERS) of the same prepared statement: the pass taken, its time, the walk's rows read and the buffers. Needs a seeded cluster:
 //   BENCH_DATA_DIR=/path pnpm exec tsx bench/search-profile.ts [scenario=combined] [agents=1000000]
 // (bench/search.ts with the same BENCH_DATA_DIR seeds it). Prints a summary; writes nothing.
-import {
-  type PassRow,
-  passRow,
-  runSearchPasses,
-  type SearchFilters,
-  type SearchPass,
-  searchStatement,
-} from "../api/src/stores/search/query.ts";
+import type pg from "pg";
+import type { SearchFilters, SearchPass } from "../api/src/stores/search/query.ts";
 import { openSearchCluster } from "./lib/search-cluster.ts";
 
 const N = Number(process.argv[3] ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const { client, scenario, views, body, close } = await openSearchCluster(process.argv[2] ?? "combined");
+const { client, scenario, body, searchAsTheApi, close } = await openSearchCluster(process.argv[2] ?? "combined");
 
 interface PassRun {
   pass: SearchPass;
@@ -55,8 +49,8 @@ const walkNodes = (n: PlanNode, out: PlanNode[] = []): PlanNode[] => {
 };
 
 let prepared = 0;
-async function runPass(pass: SearchPass, f: SearchFilters): Promise<{ run: PassRun; row: PassRow }> {
-  const q = searchStatement(pass, views, f, false);
+/** Runs one pass's statement as the API does, then EXPLAINs it: its row, and what it cost. */
+async function runPass(q: pg.QueryConfig, pass: SearchPass): Promise<{ run: PassRun; row: { found?: number } }> {
   const values = q.values as unknown[];
   const t = performance.now();
   const { rows } = await client.query(q);
@@ -73,14 +67,14 @@ async function runPass(pass: SearchPass, f: SearchFilters): Promise<{ run: PassR
     pass === "walk"
       ? nodes.find((n) => n["Index Name"] === "agent_search_walk_idx")
       : nodes.find((n) => n["Node Type"] === "Bitmap Heap Scan" || n["Node Type"].includes("Index"));
-  const row = passRow(rows[0]);
+  const row = rows[0] ?? {};
   const run = {
     pass,
     ms,
     explainedMs: root["Execution Time"],
     rows: scan ? scan["Actual Rows"] * scan["Actual Loops"] : 0,
     buffers: (root.Plan["Shared Hit Blocks"] ?? 0) + (root.Plan["Shared Read Blocks"] ?? 0),
-    found: row.found,
+    found: row.found ?? 0,
   };
   return { run, row };
 }
@@ -94,13 +88,13 @@ const stats = (xs: number[]) => {
 
 try {
   // Warm the session (catalog caches, the generic plans) before measuring.
-  for (let i = 0; i < 20; i++) await runPass("walk", body());
+  for (let i = 0; i < 20; i++) await searchAsTheApi(body(), async (q) => (await client.query(q)).rows[0]);
   const kinds = new Map<string, { total: number[]; passes: PassRun[][]; bodies: SearchFilters[] }>();
   for (let i = 0; i < SAMPLES; i++) {
     const f = body();
     const passes: PassRun[] = [];
-    await runSearchPasses(f, false, async (pass) => {
-      const { run, row } = await runPass(pass, f);
+    await searchAsTheApi(f, async (q, pass) => {
+      const { run, row } = await runPass(q, pass);
       passes.push(run);
       return row;
     });

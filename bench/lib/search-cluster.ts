@@ -4,7 +4,13 @@
 import { join } from "node:path";
 import pg from "pg";
 import { chainViews } from "../../api/src/db/index.ts";
-import type { SearchFilters } from "../../api/src/stores/search/query.ts";
+import {
+  passRow,
+  runSearchPasses,
+  type SearchFilters,
+  type SearchPass,
+  searchStatement,
+} from "../../api/src/stores/search/query.ts";
 import { startEmbeddedPostgres } from "../../scripts/lib/postgres.ts";
 import { freePort } from "../../scripts/lib/stack.ts";
 import { searchScenarios } from "./search-scenarios.ts";
@@ -18,10 +24,22 @@ export async function openSearchCluster(scenarioName: string) {
   // The search pool's session settings (api/src/use-cases/search/agent-search.ts).
   const client = new pg.Client({ connectionString: db.url, options: "-c plan_cache_mode=force_generic_plan" });
   await client.connect();
+  const views = chainViews("chain").names;
   return {
     client,
     scenario,
-    views: chainViews("chain").names,
+    /**
+     * One search with the API's pass choice (runSearchPasses); `execute` runs each pass's statement (timing,
+     * explaining or rewriting it) and returns its row. The page and the passes taken, in order.
+     */
+    async searchAsTheApi(f: SearchFilters, execute: (statement: pg.QueryConfig, pass: SearchPass) => Promise<unknown>) {
+      const passes: SearchPass[] = [];
+      const page = await runSearchPasses(f, false, async (pass) => {
+        passes.push(pass);
+        return passRow((await execute(searchStatement(pass, views, f, false), pass)) as Parameters<typeof passRow>[0]);
+      });
+      return { page, passes };
+    },
     /** A random request body of the scenario, as the API validates it (limit 20). */
     body: () => ({ limit: 20, ...(scenario.body!() as object) }) as SearchFilters,
     async close() {
