@@ -180,21 +180,10 @@ interface ListRow {
 }
 
 /**
- * A page of agents by id and the exact total, through the read cache (the page and the count change only when the
- * indexer commits a block or a profile or wallet row changes). With `orgId`: the organization's agents and those of
- * organizations sharing reputation with it (never cached: the request's connection sees only its organization).
+ * A page of agents by id and the exact total (the route caches the whole answer: cachedAnswer). With `orgId`: the
+ * organization's agents and those of organizations sharing reputation with it.
  */
 export async function listAgents(
-  deps: Pick<Deps, "pool" | "views" | "reads">,
-  page: number,
-  limit: number,
-  orgId?: string,
-): Promise<{ agents: AgentListEntry[]; total: number }> {
-  if (orgId !== undefined) return readAgentList(deps, page, limit, orgId);
-  return (await cachedRead(deps, `agents:${page}:${limit}`, () => readAgentList(deps, page, limit)))!;
-}
-
-async function readAgentList(
   deps: Pick<Deps, "pool" | "views">,
   page: number,
   limit: number,

@@ -5,7 +5,6 @@ import type { Deps } from "../context.ts";
 import { prepared } from "../db/prepared.ts";
 import { reputationHistory } from "../db/schema/index.ts";
 import { visibleAgentIds } from "./org-scope.ts";
-import { cachedRead } from "./read-cache.ts";
 
 type ReputationDeps = Pick<Deps, "pool" | "views">;
 
@@ -71,20 +70,11 @@ export interface LeaderboardRow {
 }
 
 /**
- * The top `limit` agents by `sort` (agents without a computed score count as 50), ties by id. With `orgId`: the
- * organization's agents and those of organizations sharing reputation with it.
+ * The top `limit` agents by `sort` (agents without a computed score count as 50), ties by id (the route caches the
+ * whole answer: cachedAnswer). With `orgId`: the organization's agents and those of organizations sharing
+ * reputation with it.
  */
 export async function leaderboard(
-  deps: ReputationDeps & Pick<Deps, "reads">,
-  sort: LeaderboardSort,
-  limit: number,
-  orgId?: string,
-): Promise<LeaderboardRow[]> {
-  if (orgId !== undefined) return readLeaderboard(deps, sort, limit, orgId);
-  return (await cachedRead(deps, `leaderboard:${sort}:${limit}`, () => readLeaderboard(deps, sort, limit)))!;
-}
-
-async function readLeaderboard(
   deps: ReputationDeps,
   sort: LeaderboardSort,
   limit: number,

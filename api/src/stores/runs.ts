@@ -12,7 +12,6 @@ import { API_TO_CONTRACT, apiState, feeOf, type RunState } from "../domain/run-s
 import { apiError } from "../errors.ts";
 import { currentFeeBps } from "../lib/protocol.ts";
 import { orgRunCondition } from "./org-scope.ts";
-import { cachedRead } from "./read-cache.ts";
 import { recordTxUse } from "./used-tx.ts";
 
 type RunDeps = Pick<Deps, "pool" | "views" | "params">;
@@ -222,20 +221,8 @@ export interface RunFilter {
   orgId?: string;
 }
 
-/**
- * A page of runs, newest first, and the exact total, through the read cache when not scoped to an organization (the
- * page and the count change only when the indexer commits a block or a run row changes).
- */
-export async function listRuns(
-  deps: RunDeps & Pick<Deps, "reads">,
-  filter: RunFilter,
-): Promise<{ runs: RunListEntry[]; total: number }> {
-  if (filter.orgId !== undefined) return readRunList(deps, filter);
-  const key = `runs:${filter.page}:${filter.limit}:${filter.state ?? ""}:${filter.minReward ?? ""}`;
-  return (await cachedRead(deps, key, () => readRunList(deps, filter)))!;
-}
-
-async function readRunList(deps: RunDeps, filter: RunFilter): Promise<{ runs: RunListEntry[]; total: number }> {
+/** A page of runs, newest first, and the exact total (the route caches the whole answer: cachedAnswer). */
+export async function listRuns(deps: RunDeps, filter: RunFilter): Promise<{ runs: RunListEntry[]; total: number }> {
   const schema = deps.views.names;
   const where: string[] = [];
   const params: unknown[] = [];

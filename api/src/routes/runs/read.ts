@@ -4,7 +4,7 @@ import { errorResponses, json, pageQuery, pagination, paginationOf } from "../..
 import { cachedAnswer } from "../../stores/read-cache.ts";
 import { listRuns, runEvents } from "../../stores/runs.ts";
 import { claimEligibility } from "../../use-cases/runs/claim-eligibility.ts";
-import { getRun, getRunPage } from "../../use-cases/runs/get-run.ts";
+import { getRun } from "../../use-cases/runs/get-run.ts";
 import { eligibility, runDetail, runEvent, runIdParam, runListItem, runState } from "./schemas.ts";
 import { toRunDetail, toRunEvents, toRunListItem } from "./views.ts";
 
@@ -82,7 +82,7 @@ export const readRoutes = router()
   })
   .openapi(detailRoute, async (c) => {
     const deps = c.get("deps");
-    return c.json(await getRunPage(deps, c.req.valid("param").id, (run) => toRunDetail(deps, run)), 200);
+    return c.json(await toRunDetail(deps, await getRun(deps, c.req.valid("param").id)), 200);
   })
   .openapi(eligibilityRoute, async (c) => {
     const { run, agent, check, availableCoverage } = await claimEligibility(c.get("deps"), {

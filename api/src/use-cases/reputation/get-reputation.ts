@@ -7,7 +7,6 @@ import {
   type ReputationComponents,
 } from "../../domain/reputation.ts";
 import { errors } from "../../errors.ts";
-import { cachedRead } from "../../stores/read-cache.ts";
 import { type ReputationRow, readReputation } from "../../stores/reputation.ts";
 import { recomputeAgent } from "../../stores/reputation-recompute.ts";
 
@@ -22,11 +21,7 @@ export async function getReputation(
   deps: Deps,
   { agentId }: GetReputationParameters,
 ): Promise<GetReputationReturnType> {
-  // Cached with its breakdown until the stored score or the run stats change (stores/read-cache.ts).
-  return (await cachedRead(deps, `reputation:${agentId}`, () => computeAnswer(deps, agentId)))!;
-}
-
-async function computeAnswer(deps: Deps, agentId: number): Promise<GetReputationReturnType> {
+  // The route caches the whole answer until the stored score or the run stats change (cachedAnswer).
   let read = await readReputation(deps, agentId);
   if (!read.exists) throw errors.agentNotFound(agentId);
   if (!read.row || !isStoredInputs(read.row.components)) {
