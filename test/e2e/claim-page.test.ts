@@ -2,25 +2,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { type Hex, hexToString, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { registerAgent } from "../support/agents.ts";
 import { api, db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
+import { launchChromium } from "../support/browser.ts";
 
 let browser: Browser;
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -1,15 +1,13 @@
 // /docs in a real headless Chromium with every other host unreachable: the reference must come from this server.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { api, stack } from "../support/stack.ts";
+import { launchChromium } from "../support/browser.ts";
 
 let browser: Browser;
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

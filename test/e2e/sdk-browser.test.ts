@@ -4,8 +4,9 @@
 // paid search with the spec's x-payment (EIP-712) and a typed error. Node then checks what the page did.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { browserBundle } from "../../sdk/test/browser-bundle.ts";
+import { launchChromium } from "../support/browser.ts";
 import { api, freshIp, stack } from "../support/stack.ts";
 
 const sdkDir = new URL("../../sdk", import.meta.url).pathname;
@@ -44,10 +45,7 @@ before(async () => {
   const built = await browserBundle({ contents: PAGE_ENTRY, resolveDir: sdkDir });
   assert.deepEqual(built.nodeBuiltins, [], "the browser bundle pulls in Node built-ins");
   bundle = built.code;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -8,11 +8,12 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { type Hex, hexToString, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { setTxtRecord } from "../support/dns.ts";
 import { api, db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
+import { launchChromium } from "../support/browser.ts";
 
 const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };
 const uniq = () => Math.random().toString(36).slice(2, 10);
@@ -273,19 +274,8 @@ describe("white-label sites over HTTP (Host header)", () => {
 describe("white-label sites in Chromium", () => {
   let browser: Browser;
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      // *.localhost is loopback in Chromium already; the test's custom domains (*.example) are mapped there too.
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--host-resolver-rules=MAP *.example 127.0.0.1",
-      ],
-    });
+    // *.localhost is loopback in Chromium already; the test's custom domains (*.example) are mapped there too.
+    browser = await launchChromium(["--host-resolver-rules=MAP *.example 127.0.0.1"]);
   });
   after(async () => {
     await browser?.close();
