@@ -6,8 +6,8 @@ import type { Browser } from "playwright-core";
 import { type Hex, hexToString, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { registerAgent } from "../support/agents.ts";
-import { api, db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
 import { launchChromium } from "../support/browser.ts";
+import { api, db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
 
 let browser: Browser;
 before(async () => {

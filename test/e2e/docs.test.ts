@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
-import { api, stack } from "../support/stack.ts";
 import { launchChromium } from "../support/browser.ts";
+import { api, stack } from "../support/stack.ts";
 
 let browser: Browser;
 before(async () => {

@@ -11,9 +11,9 @@ import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
 import type { Browser } from "playwright-core";
 import { type Hex, hexToString, isHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { launchChromium } from "../support/browser.ts";
 import { setTxtRecord } from "../support/dns.ts";
 import { api, db, deployments, newWallet, publicClient, stack } from "../support/stack.ts";
-import { launchChromium } from "../support/browser.ts";
 
 const admin = { authorization: `Bearer ${stack.secrets.adminToken}` };
 const uniq = () => Math.random().toString(36).slice(2, 10);

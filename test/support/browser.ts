@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import chromiumPackage from "@sparticuz/chromium";
-import { type Browser, type LaunchOptions, chromium } from "playwright-core";
+import { type Browser, chromium, type LaunchOptions } from "playwright-core";
 
 /** Flags every launch gets: no sandbox (containers, root), and nothing that reaches for the closed network. */
 const BASE_ARGS = [
