@@ -14,9 +14,16 @@ export default defineConfig({
   solidity: {
     profiles: {
       default: {
-        version: solcVersion,
-        path: require.resolve("solc/soljson.js"),
-        settings: solcSettings,
+        compilers: [{ version: solcVersion, path: require.resolve("solc/soljson.js"), settings: solcSettings }],
+        // ERC-8004's readAllFeedback answers seven arrays beside five arguments: more than the legacy code
+        // generator's stack reaches, so that one file goes through the IR pipeline.
+        overrides: {
+          "contracts/erc8004/ReputationRegistry.sol": {
+            version: solcVersion,
+            path: require.resolve("solc/soljson.js"),
+            settings: { ...solcSettings, viaIR: true },
+          },
+        },
       },
     },
   },

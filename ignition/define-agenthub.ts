@@ -24,6 +24,7 @@ import SafeL2Artifact from "@safe-global/safe-contracts/build/artifacts/contract
 };
 import { keccak256, toBytes, zeroAddress, zeroHash } from "viem";
 import type { AccountAbstraction } from "./account-abstraction.ts";
+import { erc8004Registries } from "./erc8004.ts";
 
 const role = (name: string) => keccak256(toBytes(name));
 export const ROLES = {
@@ -59,7 +60,8 @@ type AddressSource = ContractFuture<string> | ModuleParameterRuntimeValue<string
  * (owned by the timelock, approving key `paymasterSigner`) sponsors agents' UserOperations through `aa.entryPoint`;
  * it is deployed with `paymasterStake` wei of the deployer's as its EntryPoint stake (unstake delay
  * `paymasterUnstakeDelay`, a day by default) and `paymasterDeposit` wei into its deposit (0 on live networks: fund
- * it separately).
+ * it separately). The ERC-8004 registries are referenced, not deployed: parameters `erc8004IdentityRegistry` and
+ * `erc8004ReputationRegistry`, canonical Base Sepolia addresses by default (ignition/erc8004.ts).
  */
 export function defineAgentHub(
   m: IgnitionModuleBuilder,
@@ -171,6 +173,7 @@ export function defineAgentHub(
 
   return {
     identity,
+    ...erc8004Registries(m),
     vault,
     escrow,
     insurance,

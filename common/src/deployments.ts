@@ -48,6 +48,11 @@ export const deploymentsSchema = z.object({
       paymaster: deployedContract,
     })
     .optional(),
+  /**
+   * The chain's ERC-8004 IdentityRegistry and ReputationRegistry (canonical singletons on Base Sepolia; AgentHub's
+   * implementation at the same addresses on local chains). Absent in files written before.
+   */
+  erc8004: z.object({ identityRegistry: address, reputationRegistry: address }).optional(),
   /** Lowest start block of all contracts: where indexing begins. */
   startBlock: z.number().int().nonnegative(),
   contracts: z.object(

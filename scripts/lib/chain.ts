@@ -1,6 +1,7 @@
 // Local Hardhat (EDR) node with chain id 84532 (Base Sepolia's), started as a child process.
 import { join } from "node:path";
 import { CREATE2_DEPLOYER, CREATE2_DEPLOYER_CODE } from "../../ignition/account-abstraction.ts";
+import { erc8004LocalCode } from "../../ignition/erc8004.ts";
 import { FatalWait, type Managed, rpcCall, startProcess, waitFor } from "./process.ts";
 
 export const repoRoot = new URL("../..", import.meta.url).pathname;
@@ -40,7 +41,24 @@ export async function startHardhatNode(opts: { port: number; quiet?: boolean }):
   // The deterministic CREATE2 deployer every chain has but a fresh Hardhat node lacks: the local Ignition module
   // deploys the canonical ERC-4337 contracts through it.
   await rpcCall(rpcUrl, "hardhat_setCode", [CREATE2_DEPLOYER, CREATE2_DEPLOYER_CODE]);
+  await installErc8004Registries(rpcUrl);
   return { ...node, rpcUrl };
+}
+
+/**
+ * AgentHub's ERC-8004 registries at the canonical Base Sepolia addresses (ignition/erc8004.ts): the runtime code
+ * each creation code answers to `eth_call`, installed with `hardhat_setCode` (no transaction, so the deployer's
+ * nonce and every later address stay as they were).
+ */
+export async function installErc8004Registries(rpcUrl: string): Promise<void> {
+  // Loaded here, not at the top: the ABI generator imports this module before the bytecode exists.
+  const { IdentityRegistryBytecode, ReputationRegistryBytecode } = await import("@agenthub/common/generated/bytecode");
+  const code = erc8004LocalCode({ identity: IdentityRegistryBytecode, reputation: ReputationRegistryBytecode });
+  for (const { address, creationCode } of code) {
+    const runtime = (await rpcCall(rpcUrl, "eth_call", [{ data: creationCode }, "latest"])) as string;
+    if (!runtime || runtime === "0x") throw new Error(`no runtime code for the ERC-8004 registry at ${address}`);
+    await rpcCall(rpcUrl, "hardhat_setCode", [address, runtime]);
+  }
 }
 
 /** Moves chain time forward with evm_increaseTime + evm_mine (hardhat_mine breaks Ponder's reorg checks). */

@@ -128,6 +128,7 @@ export async function deploymentsFromIgnition(opts: {
       simpleAccountFactory: address("SimpleAccountFactory"),
       paymaster: { address: paymaster, startBlock: paymasterBlock },
     },
+    erc8004: { identityRegistry: address("IdentityRegistry"), reputationRegistry: address("ReputationRegistry") },
     startBlock: Math.min(...Object.values(contracts).map((c) => c.startBlock)),
     contracts,
     deployedAt: new Date().toISOString(),

@@ -6,9 +6,15 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { agentHubChain, type Deployments } from "@agenthub/common";
-import { StakeVaultAbi, VerifyingPaymasterAbi } from "@agenthub/common/generated/abis";
+import {
+  IdentityRegistryAbi,
+  ReputationRegistryAbi,
+  StakeVaultAbi,
+  VerifyingPaymasterAbi,
+} from "@agenthub/common/generated/abis";
 import { createPublicClient, getAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { CANONICAL_ERC8004 } from "../../ignition/erc8004.ts";
 import { devAccounts, repoRoot, startHardhatNode } from "../../scripts/lib/chain.ts";
 import { LOCAL_PARAMETERS_FILE } from "../../scripts/lib/deploy.ts";
 import { deploymentsFromIgnition } from "../../scripts/lib/ignition.ts";
@@ -118,6 +124,24 @@ describe("deploy: hardhat ignition deploy = the stack's deployment", () => {
     assert.equal(await paymaster(client, "verifyingSigner"), getAddress(parameters.paymasterSigner));
     const stackSigner = privateKeyToAccount(stack.env.PAYMASTER_SIGNER_KEY as `0x${string}`).address;
     assert.equal(await paymaster(publicClient as typeof client, "verifyingSigner"), stackSigner);
+  });
+
+  it("names the ERC-8004 registries at the canonical Base Sepolia addresses, where the local chain holds ours", async () => {
+    assert.deepEqual(viaCli.erc8004, CANONICAL_ERC8004);
+    assert.deepEqual(deployments.erc8004, CANONICAL_ERC8004);
+    const client = createPublicClient({ chain: agentHubChain(node.rpcUrl), transport: http(node.rpcUrl) });
+    for (const chain of [client, publicClient as typeof client]) {
+      const identity = await chain.readContract({
+        address: CANONICAL_ERC8004.reputationRegistry,
+        abi: ReputationRegistryAbi,
+        functionName: "getIdentityRegistry",
+      });
+      assert.equal(identity, CANONICAL_ERC8004.identityRegistry);
+      assert.equal(
+        await chain.readContract({ address: identity, abi: IdentityRegistryAbi, functionName: "name" }),
+        "ERC-8004 Agent Identity",
+      );
+    }
   });
 
   it("wires exactly the documented roles", async () => {
