@@ -24,7 +24,12 @@ function placeholder(path: string, known: Record<string, unknown>): unknown {
 const silent = () => {};
 const deps = placeholder("deps", {
   // LOCAL_CHAIN mounts the development faucet: the document is the one a local stack serves (a superset).
-  env: placeholder("deps.env", { LOCAL_CHAIN: true, PUBLIC_URL: "http://localhost:3000", TRUST_PROXY: 0 }),
+  env: placeholder("deps.env", {
+    LOCAL_CHAIN: true,
+    PUBLIC_URL: "http://localhost:3000",
+    TRUST_PROXY: 0,
+    CORS_ALLOWED_ORIGINS: undefined,
+  }),
   ops: placeholder("deps.ops", { registry: createRegistry("openapi_gen") }),
   // The document is a public endpoint, counted against the caller's allowance: this one in-memory caller has it all.
   rateLimiter: placeholder("deps.rateLimiter", {

@@ -6,9 +6,11 @@ import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { orgKeyMiddleware } from "./auth/org-key.ts";
+import { withSecurity } from "./auth/security-schemes.ts";
 import type { AppEnv, Deps } from "./context.ts";
 import { isPoolTimeout } from "./db/pool.ts";
 import { ApiError, errorBody } from "./errors.ts";
+import { corsMiddleware } from "./lib/cors.ts";
 import { rateHeaderFallback } from "./lib/rate-headers.ts";
 import { LIMITS, rateLimit } from "./lib/rate-limit.ts";
 import { PAID_PATHS as PRICED_PATHS } from "./payments/index.ts";
@@ -71,6 +73,8 @@ export function createApp(deps: Deps) {
       "request",
     );
   });
+  // Before the limiters: a preflight is answered here, and every answer (errors too) carries the CORS headers.
+  app.use("*", corsMiddleware(deps.env));
   // X-RateLimit-* on every /api response, also those no limiter counted (errors before it, paid routes).
   app.use("/api/*", rateHeaderFallback);
   app.use(
@@ -100,9 +104,20 @@ export function createApp(deps: Deps) {
 
   mountRoutes(app, { dev: deps.env.LOCAL_CHAIN });
 
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "AgentHub API", version: "1.0.0", description: "Identity, reputation and paid work for AI agents" },
+  // The routes are all mounted: the document is made once, with each operation's credentials (lib/openapi-security).
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get("/openapi.json", (c) => {
+    document ??= withSecurity(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "AgentHub API",
+          version: "1.0.0",
+          description: "Identity, reputation and paid work for AI agents",
+        },
+      }),
+    );
+    return c.json(document);
   });
   app.route("/docs", docsRoutes);
 

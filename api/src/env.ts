@@ -32,6 +32,25 @@ export const apiEnvSchema = z.object({
   PORT: z.coerce.number().int().default(3000),
   /** Base URL users reach the API at (claim links are built from it). */
   PUBLIC_URL: z.string().url().default("http://localhost:3000"),
+  /**
+   * Origins whose browser pages may call the API (CORS), comma-separated `scheme://host[:port]`, or `*` for any.
+   * Unset: PUBLIC_URL's origin and any http://localhost / 127.0.0.1 port (the web app and local development).
+   */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return undefined;
+      if (v.trim() === "*") return "*" as const;
+      const origins = v.split(",").map((o) => o.trim());
+      for (const origin of origins) {
+        if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+          ctx.addIssue({ code: "custom", message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
   /** Schema where Ponder publishes its views (ponder start --views-schema). */
   INDEXER_SCHEMA: z
     .string()

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { renderErrorsDoc } from "../src/error-docs.ts";
 import { apiError, ERRORS } from "../src/errors.ts";
 
 const src = new URL("../src", import.meta.url).pathname;
@@ -34,6 +35,12 @@ describe("error catalogue", () => {
     }
     assert.ok(seen > 100, `found ${seen} error codes in api/src`);
     assert.deepEqual([...missing], []);
+  });
+
+  it("documents every catalogued code in docs/errors.md (pnpm run compile regenerates it)", () => {
+    const doc = readFileSync(new URL("../../docs/errors.md", import.meta.url), "utf8");
+    assert.equal(doc, renderErrorsDoc(), "docs/errors.md is stale: run pnpm run compile");
+    for (const code of Object.keys(ERRORS)) assert.match(doc, new RegExp(`^\\| ${code} \\|`, "m"));
   });
 
   it("builds errors with the catalogued status and message, keeping the cause", () => {

@@ -32,6 +32,7 @@ const RANK: Record<string, number> = {
   "context.ts": 0,
   "env.ts": 0,
   "errors.ts": 0,
+  "error-docs.ts": 0,
 };
 const layer = (file: string) => relative(src, file).split("/")[0]!;
 

@@ -5,6 +5,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import { requireAccessToken } from "../../auth/access-token.ts";
+import { ACCESS_TOKEN } from "../../auth/security-schemes.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { cancelProposal } from "../../use-cases/governance/cancel-proposal.ts";
@@ -52,6 +53,7 @@ const getRoute = createRoute({
 });
 
 const proposeRoute = createRoute({
+  security: ACCESS_TOKEN,
   method: "post",
   path: "/proposals",
   tags: TAG,
@@ -68,6 +70,7 @@ const proposeRoute = createRoute({
 });
 
 const cancelRoute = createRoute({
+  security: ACCESS_TOKEN,
   method: "post",
   path: "/proposals/{proposalId}/cancel",
   tags: TAG,
@@ -83,6 +86,7 @@ const cancelRoute = createRoute({
 });
 
 const voteRoute = createRoute({
+  security: ACCESS_TOKEN,
   method: "post",
   path: "/proposals/{proposalId}/vote",
   tags: TAG,

@@ -1,6 +1,7 @@
 // Moderation: an admin slashes an agent's stake on chain. The rules are in use-cases/moderation/.
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../auth/admin.ts";
+import { ADMIN_TOKEN } from "../../auth/security-schemes.ts";
 import { idempotencyKeyHeader, idempotencyKeyOf } from "../../lib/idempotency.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -13,7 +14,7 @@ const slashRoute = createRoute({
   tags: ["moderation"],
   summary:
     "Admin: slash a percentage of the agent's stake to the treasury (on chain; counts a strike: FROZEN, BANNED at the third; at most 10 moderation slashes per day, else 429 SLASH_RATE_LIMITED). Send an Idempotency-Key header: a retry with the same key answers the first slash instead of slashing twice",
-  security: [{ adminToken: [] }],
+  security: ADMIN_TOKEN,
   middleware: [requireAdmin] as const,
   request: {
     params: agentIdParam,

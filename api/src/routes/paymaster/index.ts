@@ -4,6 +4,7 @@
 // GET/PUT /api/paymaster/budget (admin) read and set the sponsorship budgets.
 import { createRoute } from "@hono/zod-openapi";
 import { requireAdmin } from "../../auth/admin.ts";
+import { ADMIN_TOKEN } from "../../auth/security-schemes.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
 import { answerPaymasterRpc, rpcError } from "../../paymaster/rpc.ts";
@@ -35,6 +36,7 @@ const getBudget = createRoute({
   path: "/budget",
   tags: ["paymaster"],
   summary: "Sponsorship budgets, this period's spending and the deposit (admin)",
+  security: ADMIN_TOKEN,
   middleware: [requireAdmin] as const,
   responses: { 200: json(budgetAnswer, "Budgets"), ...errorResponses(401, 503) },
 });
@@ -44,6 +46,7 @@ const putBudget = createRoute({
   path: "/budget",
   tags: ["paymaster"],
   summary: "Set the per-agent and global sponsorship budgets per period (admin)",
+  security: ADMIN_TOKEN,
   middleware: [requireAdmin] as const,
   request: { body: jsonBody(budgetSchema) },
   responses: { 200: json(budgetAnswer, "Budgets now in force"), ...errorResponses(400, 401, 503) },

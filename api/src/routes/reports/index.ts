@@ -5,6 +5,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { type Address, getAddress, isAddressEqual } from "viem";
 import { parseSiweMessage } from "viem/siwe";
 import { requireAdmin } from "../../auth/admin.ts";
+import { ADMIN_TOKEN } from "../../auth/security-schemes.ts";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
 import { apiError } from "../../errors.ts";
@@ -79,7 +80,7 @@ const resolveRoute = createRoute({
   path: "/{reportId}",
   tags: ["reports"],
   summary: "Admin: confirm or dismiss a PENDING report (feeds the agent's risk score)",
-  security: [{ adminToken: [] }],
+  security: ADMIN_TOKEN,
   middleware: [requireAdmin] as const,
   request: { params: reportIdParam, body: jsonBody(resolveBody) },
   responses: { 200: json(resolveResult, "Resolved"), ...errorResponses(400, 401, 404, 409) },

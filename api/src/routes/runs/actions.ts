@@ -4,6 +4,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { requireAdmin } from "../../auth/admin.ts";
+import { ADMIN_TOKEN } from "../../auth/security-schemes.ts";
 import type { AppEnv } from "../../context.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -87,7 +88,7 @@ const resolveRoute = createRoute({
   tags: ["runs"],
   summary:
     "Admin resolves a dispute: for the agent -> APPROVED (reward paid to the agent's owner by the next payout); for the poster -> the agent's stake is slashed to the poster and the run is OPEN again",
-  security: [{ adminToken: [] }],
+  security: ADMIN_TOKEN,
   middleware: [requireAdmin] as const,
   request: { params: runIdParam, body: jsonBody(resolveBody) },
   responses: { 200: json(runActionResult, "Resolved"), ...errorResponses(400, 401, 404, 409, 504) },
