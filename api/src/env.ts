@@ -153,6 +153,11 @@ export const apiEnvSchema = z.object({
   /** Refused above these: the sum of an operation's gas limits, and maxFeePerGas in % of the network's estimate. */
   PAYMASTER_MAX_GAS_PER_OPERATION: wei.default(2_000_000n),
   PAYMASTER_MAX_FEE_PERCENT: z.coerce.number().int().min(100).default(300),
+  /**
+   * preVerificationGas is refused above what the operation's size requires plus this margin (%). On an OP-stack
+   * chain bundlers add the L1 data fee to it: raise the margin there (docs/decisions.md, "Sponsorship policy").
+   */
+  PAYMASTER_PRE_VERIFICATION_GAS_MARGIN_PERCENT: z.coerce.number().int().min(0).max(1000).default(10),
   /** The floor alarm: an error log (and agenthub_paymaster_deposit_low = 1) while the EntryPoint deposit is below. */
   PAYMASTER_DEPOSIT_FLOOR_WEI: wei.default(5n * 10n ** 16n),
   PAYMASTER_DEPOSIT_CHECK_SECONDS: z.coerce.number().int().positive().default(60),

@@ -85,6 +85,10 @@ async function askPaymaster(
     sender?: Address;
     nonce?: bigint;
     maxFeePerGas?: bigint;
+    maxPriorityFeePerGas?: bigint;
+    callGasLimit?: bigint;
+    verificationGasLimit?: bigint;
+    preVerificationGas?: bigint;
     factory?: Address | "0x7702";
     factoryData?: Hex;
     eip7702Auth?: SignedAuthorization | null;
@@ -138,7 +142,12 @@ async function askPaymaster(
   });
   assert.equal(res.status, 200);
   return res.body as {
-    result?: { paymaster: string };
+    result?: {
+      paymaster: Address;
+      paymasterData: Hex;
+      paymasterVerificationGasLimit: Hex;
+      paymasterPostOpGasLimit: Hex;
+    };
     error?: { code: number; message: string; data: { code: string } };
   };
 }
@@ -516,7 +525,7 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
   });
 
   it("a sender not running canonical account code (ACCOUNT_NOT_SUPPORTED): an EOA delegating elsewhere, a custom contract holding the token", async () => {
-    const agent = await selfCustodiedAgent(0n);
+    const agent = await selfCustodiedAgent(STAKE);
     await faucet(agent.owner.address, 0n, 10n ** 17n);
     // A Simple7702Account of the agent's own at another address: the same account code, not the canonical one.
     const copy = await deployArtifact(agent.key, simple7702AccountArtifact);
@@ -558,8 +567,8 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
       await askPaymaster(agent.account, request, "pm_getPaymasterData", { eip7702Auth: null }),
       /delegates to/,
     );
-    // Delegating back to Simple7702Account in the operation itself is sponsored.
-    const back = await askPaymaster(agent.account, request);
+    // Delegating back to Simple7702Account in the operation itself is sponsored (the agent stakes in it).
+    const back = await askPaymaster(agent.account, actions.stake(agent.agentId, STAKE));
     assert.ok(back.result, JSON.stringify(back));
 
     // The token held by a contract of its own code (the copy, deployed as an ordinary contract).
@@ -749,25 +758,26 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
       });
       assert.equal(restored.status, 200);
     }
-    // Budgets hold under concurrency: room for exactly 3 operations, 8 asked for at once (other nonce keys).
+    // Budgets hold under concurrency: room for exactly 3 more operations in the global budget, 8 agents asking at
+    // once (each its own account's next operation; one agent's parallel requests share one nonce).
     const maxFeePerGas = (await publicClient.estimateFeesPerGas()).maxFeePerGas;
     const maxCost = (100_000n + 100_000n + 60_000n + 60_000n) * maxFeePerGas; // limits askPaymaster uses + ours
+    const others = await Promise.all(Array.from({ length: 8 }, () => selfCustodiedAgent(STAKE)));
     try {
+      const state = await api("GET", "/api/paymaster/budget", { headers: adminHeaders() });
+      const room = BigInt(state.body.spentWei) + 3n * maxCost + maxCost / 2n;
       const set = await api("PUT", "/api/paymaster/budget", {
         headers: adminHeaders(),
-        body: { agentBudgetWei: (3n * maxCost).toString(), globalBudgetWei, periodSeconds },
+        body: { agentBudgetWei, globalBudgetWei: room.toString(), periodSeconds },
       });
       assert.equal(set.status, 200);
       const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, key) =>
-          askPaymaster(agent.account, actions.stake(agent.agentId, STAKE), "pm_getPaymasterData", {
-            nonce: BigInt(key + 1) << 64n,
-            maxFeePerGas,
-          }),
+        others.map((other) =>
+          askPaymaster(other.account, actions.stake(other.agentId, STAKE), "pm_getPaymasterData", { maxFeePerGas }),
         ),
       );
       const codes = answers.map((a) => (a.result ? "sponsored" : a.error?.data.code)).sort();
-      assert.deepEqual(codes, [...Array(5).fill("AGENT_BUDGET_EXCEEDED"), ...Array(3).fill("sponsored")]);
+      assert.deepEqual(codes, [...Array(5).fill("GLOBAL_BUDGET_EXCEEDED"), ...Array(3).fill("sponsored")]);
     } finally {
       await api("PUT", "/api/paymaster/budget", {
         headers: adminHeaders(),
@@ -777,6 +787,142 @@ describe("smart accounts: the paymaster refuses what it must not sponsor", () =>
     // Within budget again, the same operation goes through.
     await agent.account.send(actions.stake(agent.agentId, STAKE));
     assert.equal(await usdcBalance(agent.owner.address), 0n);
+  });
+});
+
+describe("smart accounts: the paymaster pays only what an operation needs, for staked agents (issue 23)", () => {
+  it("refuses an inflated preVerificationGas; with the most it signs, whoever calls handleOps gains next to nothing", async () => {
+    const agent = await selfCustodiedAgent(STAKE);
+    await agent.account.send(actions.stake(agent.agentId, STAKE)); // delegated and staked
+    const calls = actions.requestWithdrawal(agent.agentId, 1n);
+    const fees = await publicClient.estimateFeesPerGas();
+    const priced = { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+    // The attack: gas limits within the old 2M total, almost all of it preVerificationGas, which the EntryPoint
+    // pays to the beneficiary whatever the operation uses.
+    const inflated = await askPaymaster(agent.account, calls, "pm_getPaymasterData", {
+      ...priced,
+      preVerificationGas: 1_800_000n,
+      callGasLimit: 60_000n,
+      verificationGasLimit: 60_000n,
+    });
+    assert.equal(inflated.error?.data.code, "GAS_LIMIT_TOO_HIGH", JSON.stringify(inflated));
+    const cap = BigInt(/preVerificationGas \d+ is over (\d+)/.exec(inflated.error!.message)?.[1] ?? "0");
+    assert.ok(cap > 50_000n && cap < 80_000n, `preVerificationGas cap ${cap} for a one-call operation`);
+    // Verification and call gas are capped per account kind and per call.
+    for (const [field, value] of [
+      ["verificationGasLimit", 100_001n],
+      ["callGasLimit", 100_001n],
+    ] as const) {
+      const answer = await askPaymaster(agent.account, calls, "pm_getPaymasterData", { ...priced, [field]: value });
+      assert.equal(answer.error?.data.code, "GAS_LIMIT_TOO_HIGH", `${field}: ${JSON.stringify(answer)}`);
+      assert.match(answer.error!.message, new RegExp(field));
+    }
+
+    // The most the policy signs for this operation, sent by an attacker calling the EntryPoint as beneficiary.
+    const smartAccount = agent.account.client.account!;
+    const nonce = await smartAccount.getNonce(); // a fresh nonce key each call (viem): read once
+    const limits = { preVerificationGas: cap, callGasLimit: 100_000n, verificationGasLimit: 100_000n };
+    const approved = await askPaymaster(agent.account, calls, "pm_getPaymasterData", { ...priced, ...limits, nonce });
+    assert.ok(approved.result, JSON.stringify(approved));
+    const op = {
+      sender: agent.account.address,
+      nonce,
+      callData: await smartAccount.encodeCalls(calls),
+      ...limits,
+      ...priced,
+      paymaster: approved.result.paymaster,
+      paymasterData: approved.result.paymasterData,
+      paymasterVerificationGasLimit: BigInt(approved.result.paymasterVerificationGasLimit),
+      paymasterPostOpGasLimit: BigInt(approved.result.paymasterPostOpGasLimit),
+      signature: "0x",
+    } as UserOperation<"0.8">;
+    const packed = toPackedUserOperation({ ...op, signature: await smartAccount.signUserOperation(op) });
+    const attackerKey = generatePrivateKey();
+    const attacker = privateKeyToAccount(attackerKey);
+    await faucet(attacker.address, 0n, 10n ** 17n);
+    const deposit = () =>
+      publicClient.readContract({
+        address: aa.entryPoint,
+        abi: entryPoint08Abi,
+        functionName: "balanceOf",
+        args: [aa.paymaster.address],
+      });
+    const [depositBefore, attackerBefore] = await Promise.all([deposit(), ethOf(attacker.address)]);
+    const wallet = createWalletClient({ account: attacker, chain: publicClient.chain, transport: http(stack.rpcUrl) });
+    const hash = await wallet.writeContract({
+      address: aa.entryPoint,
+      abi: entryPoint08Abi,
+      functionName: "handleOps",
+      args: [[packed], attacker.address],
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.status, "success");
+    const [depositAfter, attackerAfter] = await Promise.all([deposit(), ethOf(attacker.address)]);
+    const paid = depositBefore - depositAfter;
+    const txFee = receipt.gasUsed * receipt.effectiveGasPrice;
+    // To the wei: what left the deposit reached the beneficiary, who paid the bundle transaction's fee.
+    assert.equal(attackerAfter - attackerBefore, paid - txFee);
+    // The beneficiary's margin is a bundler's ordinary one (the size estimate's slack and the unused-gas penalty),
+    // not the 1.7M gas the inflated operation would have paid.
+    const gained = paid - txFee;
+    assert.ok(
+      gained < 60_000n * fees.maxFeePerGas,
+      `beneficiary gained ${gained} wei = ${gained / fees.maxFeePerGas} gas`,
+    );
+  });
+
+  it("a stranger asking for an agent's account cannot use up its budget: only the account's next operation is signed", async () => {
+    const agent = await selfCustodiedAgent(STAKE);
+    await agent.account.send(actions.stake(agent.agentId, STAKE));
+    const original = await api("GET", "/api/paymaster/budget", { headers: adminHeaders() });
+    const { agentBudgetWei, globalBudgetWei, periodSeconds } = original.body;
+    const maxFeePerGas = (await publicClient.estimateFeesPerGas()).maxFeePerGas;
+    const maxCost = (100_000n + 100_000n + 60_000n + 60_000n) * maxFeePerGas; // limits askPaymaster uses + ours
+    const calls = actions.requestWithdrawal(agent.agentId, 1n);
+    try {
+      const set = await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei: (4n * maxCost).toString(), globalBudgetWei, periodSeconds },
+      });
+      assert.equal(set.status, 200);
+      // The stranger only sends HTTP requests naming the agent's account (it can sign nothing for it), here for six
+      // nonce keys: each is approved, and each supersedes the last, so it holds one operation's cost at most...
+      for (const key of [1n, 2n, 3n, 4n, 5n, 6n]) {
+        const answer = await askPaymaster(agent.account, calls, "pm_getPaymasterData", {
+          nonce: key << 64n,
+          maxFeePerGas,
+        });
+        assert.ok(answer.result, JSON.stringify(answer));
+      }
+      // ...and approvals are not collected ahead for later nonces of a key.
+      const next = await agent.account.client.account!.getNonce({ key: 0n });
+      const ahead = await askPaymaster(agent.account, calls, "pm_getPaymasterData", { nonce: next + 1n, maxFeePerGas });
+      assert.equal(ahead.error?.data.code, "NONCE_NOT_NEXT", JSON.stringify(ahead));
+      // The agent's own operation goes through.
+      const sent = await agent.account.send(calls); // throws unless sponsored and executed
+      assert.ok(sent.actualGasCost > 0n);
+    } finally {
+      await api("PUT", "/api/paymaster/budget", {
+        headers: adminHeaders(),
+        body: { agentBudgetWei, globalBudgetWei, periodSeconds },
+      });
+    }
+  });
+
+  it("an agent below the minimum stake is sponsored only to stake it from USDC it holds (AGENT_NOT_STAKED)", async () => {
+    const agent = await selfCustodiedAgent(STAKE - 1n);
+    const code = async (calls: { to: Address; data: Hex }[]) => {
+      const answer = await askPaymaster(agent.account, calls, "pm_getPaymasterData");
+      return answer.result ? "sponsored" : answer.error?.data.code;
+    };
+    assert.equal(await code(actions.requestWithdrawal(agent.agentId, 1n)), "AGENT_NOT_STAKED");
+    assert.equal(await code(actions.stake(agent.agentId, STAKE - 1n)), "AGENT_NOT_STAKED", "below the minimum");
+    assert.equal(await code(actions.stake(agent.agentId, STAKE)), "AGENT_NOT_STAKED", "more than it holds");
+    await faucet(agent.owner.address, 1n);
+    assert.equal(await code(actions.stake(agent.agentId, STAKE)), "sponsored");
+    await agent.account.send(actions.stake(agent.agentId, STAKE));
+    assert.equal(await usdcBalance(agent.owner.address), 0n);
+    assert.equal(await code(actions.requestWithdrawal(agent.agentId, 1n)), "sponsored");
   });
 });
 

@@ -18,8 +18,17 @@ export interface Call {
   data: Hex;
 }
 
-/** What an allowed call refers to: an agent directly, or a run whose agent is read from the escrow. */
-export type CallSubject = { kind: "agent"; agentId: bigint } | { kind: "run"; runId: bigint } | { kind: "none" };
+/**
+ * What an allowed call refers to: an agent directly (`stakes`: the USDC a StakeVault deposit adds to its stake), or a
+ * run whose agent is read from the escrow.
+ */
+export type CallSubject =
+  | { kind: "agent"; agentId: bigint; stakes?: bigint }
+  | { kind: "run"; runId: bigint }
+  | { kind: "none" };
+
+/** An allowed call: what it refers to, and the most execution gas the policy pays for it. */
+export type ClassifiedCall = CallSubject & { gas: bigint };
 
 export class PolicyRefusal extends Error {
   constructor(
@@ -47,15 +56,31 @@ export function accountCalls(callData: Hex): Call[] {
   return calls.map((c) => ({ target: c.target, value: c.value, data: c.data }));
 }
 
+interface Action {
+  /** What the call's arguments refer to, or why they are refused. */
+  subject: (args: readonly unknown[]) => CallSubject | PolicyRefusal;
+  /**
+   * The call gas sponsored for it: about twice what the bundler estimates for the call on the local chain
+   * (docs/decisions.md, "Sponsorship policy"), so an operation cannot buy execution gas the action does not need.
+   */
+  gas: bigint;
+}
+
 interface Rule {
   target: Address;
   abi: Abi;
-  /** Allowed function -> what its arguments refer to (undefined: refused). */
-  functions: Record<string, (args: readonly unknown[]) => CallSubject | PolicyRefusal>;
+  /** Allowed function -> its action (undefined: refused). */
+  functions: Record<string, Action>;
 }
 
-const agentArg = (args: readonly unknown[]): CallSubject => ({ kind: "agent", agentId: args[0] as bigint });
-const runArg = (args: readonly unknown[]): CallSubject => ({ kind: "run", runId: args[0] as bigint });
+/** The account's own execute/executeBatch around the calls (dispatch, decoding, one loop step per call). */
+export const ACCOUNT_CALL_OVERHEAD_GAS = 20_000n;
+
+const agentArg = (gas: bigint): Action => ({
+  subject: (args) => ({ kind: "agent", agentId: args[0] as bigint }),
+  gas,
+});
+const runArg = (gas: bigint): Action => ({ subject: (args) => ({ kind: "run", runId: args[0] as bigint }), gas });
 
 /** The agent actions AgentHub sponsors, per contract of this deployment. */
 export function allowedCalls(deployments: Deployments): Rule[] {
@@ -67,37 +92,47 @@ export function allowedCalls(deployments: Deployments): Rule[] {
       target: deployments.usdc.address,
       abi: TestUSDCAbi,
       functions: {
-        approve: (args) =>
-          spenders.some((s) => isAddressEqual(s, args[0] as Address))
-            ? { kind: "none" }
-            : new PolicyRefusal("CALL_NOT_ALLOWED", "USDC may only be approved to AgentHub's vault, escrow or pool"),
+        approve: {
+          subject: (args) =>
+            spenders.some((s) => isAddressEqual(s, args[0] as Address))
+              ? { kind: "none" }
+              : new PolicyRefusal("CALL_NOT_ALLOWED", "USDC may only be approved to AgentHub's vault, escrow or pool"),
+          gas: 60_000n,
+        },
       },
     },
     {
       target: StakeVault.address,
       abi: StakeVaultAbi,
-      functions: { deposit: agentArg, requestWithdrawal: agentArg, withdraw: agentArg },
+      functions: {
+        deposit: {
+          subject: (args) => ({ kind: "agent", agentId: args[0] as bigint, stakes: args[1] as bigint }),
+          gas: 150_000n,
+        },
+        requestWithdrawal: agentArg(80_000n),
+        withdraw: agentArg(120_000n),
+      },
     },
     {
       target: InsurancePool.address,
       abi: InsurancePoolAbi,
-      functions: { stake: agentArg, requestWithdrawal: agentArg, withdraw: agentArg },
+      functions: { stake: agentArg(120_000n), requestWithdrawal: agentArg(100_000n), withdraw: agentArg(120_000n) },
     },
     {
       target: RunEscrow.address,
       abi: RunEscrowAbi,
       functions: {
-        claim: (args) => ({ kind: "agent", agentId: args[1] as bigint }),
-        start: runArg,
-        submit: runArg,
-        dispute: runArg,
+        claim: { subject: (args) => ({ kind: "agent", agentId: args[1] as bigint }), gas: 150_000n },
+        start: runArg(80_000n),
+        submit: runArg(120_000n),
+        dispute: runArg(120_000n),
       },
     },
   ];
 }
 
-/** Checks each call against the rules and says what it refers to; throws the first refusal. */
-export function classifyCalls(calls: Call[], rules: Rule[]): CallSubject[] {
+/** Checks each call against the rules and says what it refers to and the gas it may use; throws the first refusal. */
+export function classifyCalls(calls: Call[], rules: Rule[]): ClassifiedCall[] {
   return calls.map((call, i) => {
     const where = calls.length > 1 ? `call ${i}: ` : "";
     if (call.value !== 0n) throw new PolicyRefusal("CALL_NOT_ALLOWED", `${where}sponsored calls carry no ETH`);
@@ -109,11 +144,16 @@ export function classifyCalls(calls: Call[], rules: Rule[]): CallSubject[] {
     } catch {
       throw new PolicyRefusal("CALL_NOT_ALLOWED", `${where}unknown function on ${call.target}`);
     }
-    const subject = rule.functions[decoded.functionName]?.(decoded.args ?? []);
-    if (!subject) {
+    const action = rule.functions[decoded.functionName];
+    if (!action) {
       throw new PolicyRefusal("CALL_NOT_ALLOWED", `${where}${decoded.functionName} is not a sponsored agent action`);
     }
+    const subject = action.subject(decoded.args ?? []);
     if (subject instanceof PolicyRefusal) throw subject;
-    return subject;
+    return { ...subject, gas: action.gas };
   });
 }
+
+/** The call gas an operation making `calls` may ask for: each call's, plus the account's own overhead. */
+export const callGasCap = (calls: ClassifiedCall[]): bigint =>
+  calls.reduce((sum, call) => sum + call.gas, ACCOUNT_CALL_OVERHEAD_GAS);

@@ -1,10 +1,13 @@
 // The sponsoring paymaster's use case (ERC-7677 behind /api/paymaster): check a UserOperation against AgentHub's
 // policy, reserve its maximum cost in the budgets, and sign VerifyingPaymaster's hash with the paymaster's own key.
-// Policy, in order: our EntryPoint and chain; gas limits and price within bounds; every call an allowed agent
-// action (calls.ts) naming exactly one agent; the agent registered (indexed), neither FROZEN nor BANNED (the
-// status the API derives from indexed chain state), and the sender its account (token owner, or its generated
-// wallet while bound); the sender running canonical account code (account-code.ts); the agent's and the global
-// budget of the period.
+// Policy, in order: our EntryPoint and chain; every call an allowed agent action (calls.ts) naming exactly one
+// agent; each gas limit within what the operation needs (preVerificationGas by its size, verification gas by the
+// account kind, call gas by its calls) and the price within bounds; the agent registered (indexed), neither FROZEN
+// nor BANNED (the status the API derives from indexed chain state), and the sender its account (token owner, or its
+// generated wallet while bound); the sender running canonical account code (account-code.ts); the agent staked (at
+// least StakeVault.minStake on chain, or the operation deposits it from USDC the sender holds); for a signature, the
+// next nonce of its key; the agent's and the global budget of the period (the sender's latest request is its one
+// pending reservation, so nobody asking for someone else's account can lock it out).
 import type { Deployments } from "@agenthub/common";
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import type pg from "pg";
@@ -19,12 +22,13 @@ import type { ProtocolParamsReader } from "../lib/protocol.ts";
 import { findAgent, statusOf } from "../stores/agents.ts";
 import { type Budget, BudgetStore } from "../stores/paymaster-budget.ts";
 import { AccountCode } from "./account-code.ts";
-import { accountCalls, allowedCalls, classifyCalls, PolicyRefusal } from "./calls.ts";
+import { accountCalls, allowedCalls, type ClassifiedCall, callGasCap, classifyCalls, PolicyRefusal } from "./calls.ts";
 import {
   isEip7702Marker,
   maxCostWei,
   paymasterData,
   paymasterHash,
+  preVerificationGasBound,
   STUB_SIGNATURE,
   totalGasLimit,
   type UserOperation,
@@ -53,6 +57,13 @@ function checkInitCode(op: UserOperation, factory: Address): void {
   }
 }
 
+/**
+ * Verification gas sponsored per account kind: a deployed SimpleAccount or a Simple7702Account (the bundler
+ * estimates ~50k-60k), and an operation that deploys a SimpleAccount through the factory (~240k).
+ */
+export const ACCOUNT_VERIFICATION_GAS = 100_000n;
+export const ACCOUNT_DEPLOYMENT_VERIFICATION_GAS = 400_000n;
+
 /** Gas the paymaster's validation may use (ECDSA recovery and hashing the call data; measured ~25k). */
 export const PAYMASTER_VERIFICATION_GAS = 60_000n;
 /** No postOp: the paymaster returns no context. */
@@ -68,7 +79,12 @@ export interface PaymasterResult {
 }
 
 const hexQuantity = (v: bigint): Hex => `0x${v.toString(16)}`;
-const entryPointBalanceAbi = parseAbi(["function balanceOf(address account) view returns (uint256)"]);
+const entryPointAbi = parseAbi([
+  "function balanceOf(address account) view returns (uint256)",
+  "function getNonce(address sender, uint192 key) view returns (uint256)",
+]);
+const erc20BalanceAbi = parseAbi(["function balanceOf(address account) view returns (uint256)"]);
+const stakeOfAbi = parseAbi(["function stakeOf(uint256 agentId) view returns (uint256)"]);
 
 interface PaymasterDeps {
   env: ApiEnv;
@@ -158,6 +174,20 @@ export class Paymaster {
   /** pm_getPaymasterData: policy, budget reservation at the operation's maximum cost, then the signature. */
   async data(op: UserOperation, entryPoint: Address, chainId: bigint): Promise<PaymasterResult> {
     const { agentId, delegate } = await this.checkPolicy(op, entryPoint, chainId, { final: true });
+    // Only the next operation of its nonce key is signed: no approvals collected ahead for later nonces.
+    const key = op.nonce >> 64n;
+    const next = await this.deps.chain.readContract({
+      address: this.entryPoint,
+      abi: entryPointAbi,
+      functionName: "getNonce",
+      args: [op.sender, key],
+    });
+    if (op.nonce !== next) {
+      throw new PolicyRefusal(
+        "NONCE_NOT_NEXT",
+        `only the sender's next operation of a nonce key is sponsored (${next} for key ${key}), not nonce ${op.nonce}`,
+      );
+    }
     // The operation is signed with our gas limits: those are what the EntryPoint will see.
     const signed = {
       ...op,
@@ -204,7 +234,7 @@ export class Paymaster {
     if (!this.deposit || Date.now() - this.deposit.at >= 1_000) {
       const value = this.deps.chain.readContract({
         address: this.entryPoint,
-        abi: entryPointBalanceAbi,
+        abi: entryPointAbi,
         functionName: "balanceOf",
         args: [this.address],
       });
@@ -254,7 +284,7 @@ export class Paymaster {
     chainId: bigint,
     { final }: { final: boolean },
   ): Promise<{ agentId: bigint; delegate: Address }> {
-    const { env, deployments } = this.deps;
+    const { deployments } = this.deps;
     if (!isAddressEqual(entryPoint, this.entryPoint)) {
       throw new PolicyRefusal("UNSUPPORTED_ENTRY_POINT", `only EntryPoint ${this.entryPoint} (v0.8) is sponsored`);
     }
@@ -262,26 +292,8 @@ export class Paymaster {
       throw new PolicyRefusal("UNSUPPORTED_CHAIN", `only chain ${deployments.chainId} is sponsored`);
     }
     checkInitCode(op, deployments.accountAbstraction!.simpleAccountFactory);
-    if (final) {
-      const gas = totalGasLimit({ ...op, paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS });
-      if (gas > env.PAYMASTER_MAX_GAS_PER_OPERATION) {
-        throw new PolicyRefusal(
-          "GAS_LIMIT_TOO_HIGH",
-          `the operation's gas limits add up to ${gas}, over ${env.PAYMASTER_MAX_GAS_PER_OPERATION}`,
-        );
-      }
-      // A priority fee far above the network's would hand the paymaster's deposit to whoever bundles it.
-      const fees = await this.deps.chain.estimateFeesPerGas();
-      const ceiling = (fees.maxFeePerGas * BigInt(env.PAYMASTER_MAX_FEE_PERCENT)) / 100n;
-      if (op.maxFeePerGas > ceiling) {
-        throw new PolicyRefusal(
-          "GAS_PRICE_TOO_HIGH",
-          `maxFeePerGas ${op.maxFeePerGas} is over ${env.PAYMASTER_MAX_FEE_PERCENT}% of the network's ${fees.maxFeePerGas}`,
-        );
-      }
-    }
-
     const subjects = classifyCalls(accountCalls(op.callData as Hex), this.rules);
+    if (final) await this.checkGas(op, subjects);
     const agentIds = new Set<bigint>();
     for (const subject of subjects) {
       if (subject.kind === "agent") agentIds.add(subject.agentId);
@@ -304,11 +316,94 @@ export class Paymaster {
     if (!isAccount) {
       throw new PolicyRefusal("NOT_AGENT_ACCOUNT", `${op.sender} does not act for agent ${agentId} (not its owner)`);
     }
-    const status = statusOf(agent, await chainClock(this.deps).now(), (await this.deps.params.current()).minStake);
+    const { minStake } = await this.deps.params.current();
+    const status = statusOf(agent, await chainClock(this.deps).now(), minStake);
     if (status === "FROZEN" || status === "BANNED") {
       throw new PolicyRefusal("AGENT_FROZEN", `agent ${agentId} is ${status}: its operations are not sponsored`);
     }
-    return { agentId, delegate: await this.accountCode.check(op) };
+    const delegate = await this.accountCode.check(op);
+    await this.checkStaked(op, agentId, subjects, minStake);
+    return { agentId, delegate };
+  }
+
+  /**
+   * Every gas field is priced by a rule: preVerificationGas by the operation's size (plus
+   * PAYMASTER_PRE_VERIFICATION_GAS_MARGIN_PERCENT), verification gas by the account kind, call gas by the calls it
+   * makes, the paymaster's own limits are ours, and the fee is bounded by the network's. Above any of them the
+   * EntryPoint would pay the bundle's beneficiary (whoever calls handleOps) for gas the operation does not use.
+   */
+  private async checkGas(op: UserOperation, calls: ClassifiedCall[]): Promise<void> {
+    const { env } = this.deps;
+    const tooHigh = (what: string, value: bigint, cap: bigint) => {
+      if (value > cap) throw new PolicyRefusal("GAS_LIMIT_TOO_HIGH", `${what} ${value} is over ${cap}`);
+    };
+    tooHigh(
+      "preVerificationGas",
+      op.preVerificationGas,
+      (preVerificationGasBound(op) * BigInt(100 + env.PAYMASTER_PRE_VERIFICATION_GAS_MARGIN_PERCENT)) / 100n,
+    );
+    const deploys = op.factory !== undefined && !isEip7702Marker(op.factory);
+    tooHigh(
+      "verificationGasLimit",
+      op.verificationGasLimit,
+      deploys ? ACCOUNT_DEPLOYMENT_VERIFICATION_GAS : ACCOUNT_VERIFICATION_GAS,
+    );
+    tooHigh("callGasLimit", op.callGasLimit, callGasCap(calls));
+    tooHigh(
+      "the operation's gas limits add up to",
+      totalGasLimit({ ...op, paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS }),
+      env.PAYMASTER_MAX_GAS_PER_OPERATION,
+    );
+    if (op.maxPriorityFeePerGas > op.maxFeePerGas) {
+      throw new PolicyRefusal("GAS_PRICE_TOO_HIGH", "maxPriorityFeePerGas is over maxFeePerGas");
+    }
+    // A priority fee far above the network's would hand the paymaster's deposit to whoever bundles it.
+    const fees = await this.deps.chain.estimateFeesPerGas();
+    const ceiling = (fees.maxFeePerGas * BigInt(env.PAYMASTER_MAX_FEE_PERCENT)) / 100n;
+    if (op.maxFeePerGas > ceiling) {
+      throw new PolicyRefusal(
+        "GAS_PRICE_TOO_HIGH",
+        `maxFeePerGas ${op.maxFeePerGas} is over ${env.PAYMASTER_MAX_FEE_PERCENT}% of the network's ${fees.maxFeePerGas}`,
+      );
+    }
+  }
+
+  /**
+   * Sybil cost: only an agent with at least the minimum stake in the vault (read on chain; a pending withdrawal still
+   * counts, it stays locked for the cooldown) is sponsored, except for the operation that brings it there from USDC
+   * the sender holds. Each sponsored agent thus locks StakeVault.minStake of its owner's money.
+   */
+  private async checkStaked(
+    op: UserOperation,
+    agentId: bigint,
+    calls: ClassifiedCall[],
+    minStake: bigint,
+  ): Promise<void> {
+    const { StakeVault } = this.deps.deployments.contracts;
+    const staked = await this.deps.chain.readContract({
+      address: StakeVault.address,
+      abi: stakeOfAbi,
+      functionName: "stakeOf",
+      args: [agentId],
+    });
+    if (staked >= minStake) return;
+    const deposits = calls.reduce((sum, call) => sum + (call.kind === "agent" ? (call.stakes ?? 0n) : 0n), 0n);
+    const held =
+      deposits > 0n
+        ? await this.deps.chain.readContract({
+            address: this.deps.deployments.usdc.address,
+            abi: erc20BalanceAbi,
+            functionName: "balanceOf",
+            args: [op.sender],
+          })
+        : 0n;
+    if (staked + deposits < minStake || held < deposits) {
+      throw new PolicyRefusal(
+        "AGENT_NOT_STAKED",
+        `agent ${agentId} has ${staked} of the ${minStake} USDC base units of stake sponsorship needs: ` +
+          "only an operation depositing the rest from USDC the sender holds is sponsored",
+      );
+    }
   }
 
   /** The agent a run is claimed by, read from the escrow (the chain wins over the index for the current claim). */

@@ -126,3 +126,76 @@ export const paymasterData = (validUntil: number, validAfter: number, signature:
 
 /** A well-formed signature that recovers to nobody useful: stub data for gas estimation (ERC-7677). */
 export const STUB_SIGNATURE: Hex = `0x${"ff".repeat(64)}1c`;
+
+/**
+ * The bundle overheads ERC-4337 bundlers charge through preVerificationGas (Alto 0.0.20's defaults: the 21,000
+ * transaction stipend, the bundle's fixed cost, the per-operation cost, an EIP-7702 authorization's 25,000, 9.2 gas
+ * per 32-byte word of call data), and EIP-7623's floor price of 10 gas per calldata token (a zero byte is one token,
+ * any other byte four).
+ */
+const PVG = {
+  stipend: 21_000n,
+  bundle: 9_830n,
+  perOperation: 7_260n,
+  authorization: 25_000n,
+  perCallDataWordMilli: 9_200n,
+  perToken: 10n,
+} as const;
+
+const MAX_U128 = (1n << 128n) - 1n;
+/** paymasterAndData as the EntryPoint receives it: paymaster, two gas limits, window and a 65-byte signature. */
+const PAYMASTER_AND_DATA_BYTES = 20 + 32 + 64 + 65;
+/** The account's ECDSA signature (SimpleAccount, Simple7702Account). */
+const ACCOUNT_SIGNATURE_BYTES = 65;
+
+/**
+ * The most preVerificationGas the operation's size justifies: the packed operation's calldata tokens at EIP-7623's
+ * floor price plus every bundle overhead, the way the bundler computes it but with each term at its upper bound
+ * (gas fields, paymaster data and signature counted as non-zero bytes). Anything above it is gas the EntryPoint would
+ * pay to the bundle's beneficiary for nothing.
+ */
+export function preVerificationGasBound(op: UserOperation): bigint {
+  const ff = (bytes: number): Hex => `0x${"ff".repeat(bytes)}`;
+  const packed = encodeAbiParameters(
+    [
+      {
+        type: "tuple",
+        components: [
+          { type: "address" },
+          { type: "uint256" },
+          { type: "bytes" },
+          { type: "bytes" },
+          { type: "bytes32" },
+          { type: "uint256" },
+          { type: "bytes32" },
+          { type: "bytes" },
+          { type: "bytes" },
+        ],
+      },
+    ],
+    [
+      [
+        op.sender,
+        op.nonce,
+        initCodeOf(op),
+        op.callData as Hex,
+        ff(32),
+        MAX_U128,
+        ff(32),
+        ff(PAYMASTER_AND_DATA_BYTES),
+        ff(ACCOUNT_SIGNATURE_BYTES),
+      ],
+    ],
+  );
+  let tokens = 0n;
+  for (let i = 2; i < packed.length; i += 2) tokens += packed.slice(i, i + 2) === "00" ? 1n : 4n;
+  const callDataWords = BigInt(Math.ceil((op.callData.length - 2) / 64));
+  return (
+    PVG.stipend +
+    PVG.bundle +
+    PVG.perOperation +
+    (op.eip7702Auth ? PVG.authorization : 0n) +
+    (callDataWords * PVG.perCallDataWordMilli) / 1000n +
+    tokens * PVG.perToken
+  );
+}

@@ -1,6 +1,9 @@
 // Sponsorship budgets and the ledger of signed sponsorships (api.paymaster_budget, api.paymaster_sponsorship).
 // Spent in a period = for each sponsorship signed in it: the actual cost once the indexer saw the operation
-// (chain.user_operation), else its maximum cost while its signature can still be used (plus a grace for indexer lag).
+// (chain.user_operation), else its maximum cost while its signature can still be used (plus a grace for indexer lag)
+// and it is its sender's latest: anyone may ask for any account (an ERC-7677 request carries no proof of control), so
+// each sender holds one pending reservation; an earlier one is superseded (valid_until = 0) and counts only once its
+// operation reaches the chain.
 import type pg from "pg";
 import { withTransaction } from "../db/transaction.ts";
 
@@ -50,15 +53,19 @@ export class BudgetStore {
     return budget;
   }
 
-  /** Each sponsorship of period $1 (except ($5, $6)) with what it costs now; parameters $1-$6 as in `spent`. */
+  /**
+   * Each sponsorship of period $1 with what it costs now, except sender $5's pending ones (a new reservation of $5
+   * supersedes them); parameters $1-$5 as in `spent`.
+   */
   private get costsSql(): string {
     return `select s.agent_id,
                    case when uo.user_op_hash is not null then uo.actual_gas_cost
+                        when s.sender = $5 then 0
                         when s.valid_until + $4::int >= $2::bigint then s.max_cost_wei
                         else 0 end as cost
               from api.paymaster_sponsorship s
               left join ${this.userOperationView} uo on uo.sender = s.sender and uo.nonce = s.nonce
-             where s.period_start = $1 and not (s.sender = $5 and s.nonce = $6)`;
+             where s.period_start = $1`;
   }
 
   /** What the period starting at `periodStart` has spent, globally and (when given) for one agent. */
@@ -72,7 +79,7 @@ export class BudgetStore {
       `select coalesce(sum(cost), 0)::text as global,
               coalesce(sum(cost) filter (where agent_id = $3), 0)::text as agent
          from (${this.costsSql}) costs`,
-      [periodStart.toString(), now.toString(), agentId?.toString() ?? null, EXPIRY_GRACE_SECONDS, "", "-1"],
+      [periodStart.toString(), now.toString(), agentId?.toString() ?? null, EXPIRY_GRACE_SECONDS, ""],
     );
     return { global: BigInt(r.rows[0]!.global), agent: BigInt(r.rows[0]!.agent) };
   }
@@ -81,7 +88,9 @@ export class BudgetStore {
    * Records a sponsorship if it fits both budgets of its period. The check and the insert are one statement in a
    * SERIALIZABLE transaction: two API processes reserving at once cannot both pass on the same remainder (one of
    * them fails with a serialization error and is retried), and no request ever waits on a lock while holding its
-   * connection. Signing the same (sender, nonce) again replaces the earlier one: only one of them can execute.
+   * connection. The sender's earlier pending reservations are superseded: they count again only once their
+   * operation reaches the chain (at its actual cost), so a stranger asking for an agent's account holds at most one
+   * operation's maximum cost of its budget, and the agent's own next request takes that over.
    */
   async reserve(entry: {
     sender: string;
@@ -105,6 +114,10 @@ export class BudgetStore {
                   verdict as (select spent.agent + $7::numeric <= $8::numeric as agent_ok,
                                      spent.global + $7::numeric <= $9::numeric as global_ok,
                                      $8::numeric - spent.agent as agent_left from spent),
+                  superseded as (
+                    update api.paymaster_sponsorship set valid_until = 0
+                     where sender = $5::text and nonce <> $6::numeric and exists (select 1 from verdict where agent_ok and global_ok)
+                    returning 1),
                   saved as (
                     insert into api.paymaster_sponsorship
                       (sender, nonce, agent_id, period_start, max_cost_wei, valid_until)

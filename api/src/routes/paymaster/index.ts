@@ -20,11 +20,13 @@ const rpc = createRoute({
   description:
     "Methods pm_getPaymasterStubData and pm_getPaymasterData. Sponsored: calls to AgentHub's agent actions " +
     "(USDC approve to AgentHub, StakeVault deposit/requestWithdrawal/withdraw, RunEscrow claim/start/submit/dispute, " +
-    "InsurancePool stake/requestWithdrawal/withdraw) for one registered agent that is neither FROZEN nor BANNED, " +
+    "InsurancePool stake/requestWithdrawal/withdraw) for one registered agent that is neither FROZEN nor BANNED " +
+    "and holds the minimum stake (or stakes it in the operation from USDC the sender holds), " +
     "sent by its account, which must run canonical account code (an EOA delegating to Simple7702Account, or a " +
-    "SimpleAccount of the canonical factory), within the agent's and the global budget of the period. A refusal " +
+    "SimpleAccount of the canonical factory), with each gas limit within what the operation needs, the sender's " +
+    "next nonce (pm_getPaymasterData), within the agent's and the global budget of the period. A refusal " +
     "is a JSON-RPC error with data.code: CALL_NOT_ALLOWED, AGENT_NOT_FOUND, NOT_AGENT_ACCOUNT, " +
-    "ACCOUNT_NOT_SUPPORTED, MULTIPLE_AGENTS, AGENT_FROZEN, " +
+    "ACCOUNT_NOT_SUPPORTED, MULTIPLE_AGENTS, AGENT_FROZEN, AGENT_NOT_STAKED, NONCE_NOT_NEXT, " +
     "RUN_NOT_FOUND, RUN_NOT_CLAIMED, AGENT_BUDGET_EXCEEDED, GLOBAL_BUDGET_EXCEEDED, GAS_LIMIT_TOO_HIGH, " +
     "GAS_PRICE_TOO_HIGH, UNSUPPORTED_ENTRY_POINT, UNSUPPORTED_CHAIN, INVALID_USER_OPERATION, PAYMASTER_DISABLED.",
   request: { body: jsonBody(rpcRequest) },
