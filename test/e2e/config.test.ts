@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { AgentHubGovernorAbi, AgentHubTokenAbi, RunEscrowAbi, StakeVaultAbi } from "@agenthub/common/generated/abis";
 import { type Address, encodeFunctionData, type Hex, keccak256, parseAbi, parseEther, toBytes } from "viem";
+import { CANONICAL_ERC8004 } from "../../ignition/erc8004.ts";
 import { devAccounts } from "../../scripts/lib/chain.ts";
 import { faucet, walletFromKey } from "../support/agents.ts";
 import {
@@ -65,6 +66,12 @@ describe("/api/config", () => {
     const paymasterUrl = new URL(c.accountAbstraction.paymasterUrl);
     assert.equal(paymasterUrl.pathname, "/api/paymaster");
     assert.equal(paymasterUrl.port, new URL(stack.apiUrl).port, "on this API (its PUBLIC_URL)");
+    // ERC-8004: the chain's registries (on the local chain ours, at the canonical Base Sepolia addresses).
+    assert.deepEqual(c.erc8004, {
+      identityRegistry: CANONICAL_ERC8004.identityRegistry,
+      reputationRegistry: CANONICAL_ERC8004.reputationRegistry,
+      agentRegistry: `eip155:84532:${CANONICAL_ERC8004.identityRegistry}`,
+    });
 
     const read = <T>(address: Address, abi: any, functionName: string) =>
       publicClient.readContract({ address, abi, functionName }) as Promise<T>;

@@ -41,6 +41,13 @@ const configSchema = z.object({
       bundlerUrl: z.string().nullable(),
     })
     .nullable(),
+  /**
+   * The chain's ERC-8004 ("Trustless Agents") registries (docs/erc8004.md); `agentRegistry` is the ERC's
+   * `{namespace}:{chainId}:{identityRegistry}` identifier. Null when the deployment names none.
+   */
+  erc8004: z
+    .object({ identityRegistry: address, reputationRegistry: address, agentRegistry: z.string() })
+    .nullable(),
   /** Every parameter governance can change, read from the chain at `block` (re-read after each block). */
   parameters: z.object({
     block: z.string(),
@@ -66,7 +73,7 @@ const getConfigRoute = createRoute({
   method: "get",
   path: "/",
   tags: ["system"],
-  summary: "The deployment: chain, every contract address, governance, ERC-4337, payment domain, prices",
+  summary: "The deployment: chain, every contract address, governance, ERC-4337, ERC-8004, payment domain, prices",
   description:
     "Everything a remote client needs instead of a deployments file. Parameters governance can change (fee, " +
     "minimum stake, cooldowns, timeouts, voting windows, the Safe's threshold) are read from the chain as of the " +

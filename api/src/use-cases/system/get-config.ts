@@ -45,6 +45,13 @@ export async function getConfig(deps: Deps) {
           bundlerUrl: env.BUNDLER_URL ?? null,
         }
       : null,
+    erc8004: deployments.erc8004
+      ? {
+          identityRegistry: deployments.erc8004.identityRegistry,
+          reputationRegistry: deployments.erc8004.reputationRegistry,
+          agentRegistry: `eip155:${deployments.chainId}:${deployments.erc8004.identityRegistry}`,
+        }
+      : null,
     parameters: {
       block: p.block.toString(),
       platformFeeBps: Number(p.feeBps),
