@@ -45,9 +45,7 @@ const configSchema = z.object({
    * The chain's ERC-8004 ("Trustless Agents") registries (docs/erc8004.md); `agentRegistry` is the ERC's
    * `{namespace}:{chainId}:{identityRegistry}` identifier. Null when the deployment names none.
    */
-  erc8004: z
-    .object({ identityRegistry: address, reputationRegistry: address, agentRegistry: z.string() })
-    .nullable(),
+  erc8004: z.object({ identityRegistry: address, reputationRegistry: address, agentRegistry: z.string() }).nullable(),
   /** Every parameter governance can change, read from the chain at `block` (re-read after each block). */
   parameters: z.object({
     block: z.string(),
