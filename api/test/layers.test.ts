@@ -1,5 +1,6 @@
 // The shape of api/src (docs/architecture.md): only stores query the database, the runtime imports form no cycle,
-// and no module imports a layer above its own. Type-only imports are left out (they vanish at run time).
+// no module imports a layer above its own, and the server does not depend on its client (the SDK). Type-only imports
+// are left out of the layer rules (they vanish at run time), not out of the SDK rule.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -56,7 +57,22 @@ function runtimeImports(file: string): string[] {
   return out.filter((t) => files.includes(t));
 }
 
+const apiDir = new URL("..", import.meta.url).pathname;
+
 describe("api/src layers", () => {
+  it("never imports @agenthub/sdk (the shared protocol is @agenthub/common/protocol) nor depends on it", () => {
+    const tests = (readdirSync(join(apiDir, "test"), { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => join(apiDir, "test", f));
+    const importers = [...files, ...tests]
+      .filter((f) => /(from\s+|import\()"@agenthub\/sdk[/"]/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(apiDir, f));
+    assert.deepEqual(importers, []);
+    const manifest = JSON.parse(readFileSync(join(apiDir, "package.json"), "utf8"));
+    const deps = { ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies };
+    assert.equal(deps["@agenthub/sdk"], undefined);
+  });
+
   it("queries the database only from stores (db/ and ops/, with its own pool, aside)", () => {
     const outside = files
       .filter((f) => !["stores", "db", "ops"].includes(layer(f)))

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { SPEC_PAYMENT_TYPES } from "@agenthub/sdk/protocol";
+import { SPEC_PAYMENT_TYPES } from "@agenthub/common/protocol";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { type Hex, hashTypedData, hexToBytes, recoverTypedDataAddress, toHex, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";

@@ -183,7 +183,7 @@ describe("claim checks", () => {
 
 describe("run consents", () => {
   it("deliverableHashOf (what an agent signs before upload) is the digest of the CID the API stores it under", async () => {
-    const { deliverableHashOf } = await import("@agenthub/sdk/protocol");
+    const { deliverableHashOf } = await import("@agenthub/common/protocol");
     const { CID } = await import("multiformats/cid");
     const { toHex } = await import("viem");
     for (const deliverable of ["second try", { answer: "a + b", tests: ["1 + 2 == 3"] }, { nested: { n: 1.5 } }]) {

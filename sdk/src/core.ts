@@ -4,7 +4,7 @@ import createClient, { type Client, type Middleware } from "openapi-fetch";
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { AgentHubError } from "./errors.ts";
 import type { paths } from "./generated/openapi.ts";
-import { buildActionMessage } from "./protocol/signed-action.ts";
+import { buildActionMessage } from "./protocol/index.ts";
 import { type Signer, type SignerLike, toSigner } from "./signer.ts";
 import type { Config } from "./types.ts";
 

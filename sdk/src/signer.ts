@@ -1,13 +1,10 @@
 // Signers are viem accounts: a private-key account (privateKeyToAccount), a JSON-RPC or browser wallet (a
 // WalletClient with an account), or a smart account (viem/account-abstraction; ERC-1271/6492 signatures, which the
 // API verifies). The SDK never sees a raw key.
-import type { Account, Address, Hex, TypedDataDefinition, WalletClient } from "viem";
+import type { Account, Hex, WalletClient } from "viem";
+import type { TypedDataSigner } from "./protocol/index.ts";
 
-/** What signing a typed-data payment or ballot needs. */
-export interface TypedDataSigner {
-  readonly address: Address;
-  signTypedData(parameters: TypedDataDefinition): Promise<Hex>;
-}
+export type { TypedDataSigner };
 
 /** What every signed flow needs: EIP-191 messages (SIWE, claims) and EIP-712 typed data (permits, payments). */
 export interface Signer extends TypedDataSigner {

@@ -62,6 +62,12 @@ describe("@agenthub/sdk package", () => {
     assert.ok(!files.some((f) => f.startsWith("./src/")), "no TypeScript sources");
     // Declarations import .js files (what consumers resolve), never the .ts sources.
     assert.doesNotMatch(readFileSync(join(unpacked, "dist", "index.d.ts"), "utf8"), /from "\.\/[^"]+\.ts"/);
+    // The protocol (private @agenthub/common/protocol in the workspace) is compiled in, not a dependency.
+    assert.equal({ ...manifest.dependencies, ...manifest.peerDependencies }["@agenthub/common"], undefined);
+    const built = files.filter((f) => f.startsWith("./dist/") && /\.(js|d\.ts)$/.test(f));
+    assert.ok(built.includes("./dist/protocol/payment.js"), "the protocol is built into dist");
+    const leaking = built.filter((f) => readFileSync(join(unpacked, f), "utf8").includes("@agenthub/common"));
+    assert.deepEqual(leaking, []);
   });
 
   it("runs on plain Node: signs and verifies a spec payment with the built code", () => {

@@ -2,7 +2,7 @@
 // single-use nonce and an expiry; EOA, ERC-1271 and ERC-6492 signers are all verified by viem, and a canonical
 // SimpleAccount (no ERC-1271) by its owner's signature.
 import { randomBytes } from "node:crypto";
-import { actionResource, CHAIN_ID } from "@agenthub/sdk/protocol";
+import { actionResource, CHAIN_ID } from "@agenthub/common/protocol";
 import type { Address, Hex } from "viem";
 import { parseSiweMessage } from "viem/siwe";
 import type { Deps } from "../context.ts";

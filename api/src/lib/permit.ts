@@ -1,5 +1,5 @@
 import { TestUSDCAbi } from "@agenthub/common/generated/abis";
-import { PERMIT_TYPES } from "@agenthub/sdk/protocol";
+import { PERMIT_TYPES } from "@agenthub/common/protocol";
 import { type Address, getAddress, type Hex, hexToSignature, recoverTypedDataAddress } from "viem";
 import type { Deps } from "../context.ts";
 import { apiError } from "../errors.ts";

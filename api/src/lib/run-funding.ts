@@ -2,7 +2,7 @@
 // (RunEscrow.fundingNonce), checked here before the relayer spends gas on it. The escrow recomputes the nonce from
 // the terms it is sent and the token checks the signature, so the relayer can fund exactly this run or nothing.
 import { TestUSDCAbi } from "@agenthub/common/generated/abis";
-import { type RunTerms, runFundingTypedData } from "@agenthub/sdk/protocol";
+import { type RunTerms, runFundingTypedData } from "@agenthub/common/protocol";
 import type { Hex } from "viem";
 import type { Deps } from "../context.ts";
 import { apiError } from "../errors.ts";

@@ -1,11 +1,12 @@
 // The spec's own scheme: header x-payment = JSON {payer, recipient, amount, endpoint, nonce, signature}, an EIP-712
 // `Payment` signed by the payer. Nothing moves on chain; the service records the payment once per (payer, nonce).
-import { SPEC_DOMAIN_NAME, SPEC_DOMAIN_VERSION, SPEC_PAYMENT_FIELDS } from "@agenthub/sdk/protocol";
+import { SPEC_DOMAIN_NAME, SPEC_DOMAIN_VERSION, SPEC_PAYMENT_FIELDS } from "@agenthub/common/protocol";
 import { type Address, getAddress, type Hex, isAddress, zeroAddress } from "viem";
 import { type Domain, type ParsedSignature, parseSignature, TypedStruct } from "./eip712.ts";
 import { PaymentError } from "./errors.ts";
 
-// The domain and struct come from the SDK's protocol module, so client and server sign and verify the same thing.
+// The domain and struct come from the shared protocol (@agenthub/common/protocol, which the SDK re-exports), so
+// client and server sign and verify the same thing.
 export const specPaymentType = { name: "Payment", fields: SPEC_PAYMENT_FIELDS } as const;
 
 export function specDomain(chainId: number): Domain {

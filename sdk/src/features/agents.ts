@@ -3,7 +3,7 @@
 import type { Address, Hex } from "viem";
 import { stakeVaultAbi } from "../abi.ts";
 import type { Core } from "../core.ts";
-import { claimMessage } from "../protocol/claim.ts";
+import { claimMessage } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { RequestBody, Unsigned } from "../types.ts";
 import { approveUsdc, contractAddress, type OwnWallet, sendOwn, signUsdcPermit } from "./shared.ts";

@@ -4,7 +4,7 @@
 import type { Address, Hex } from "viem";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
-import { ballotTypedData } from "../protocol/governance.ts";
+import { ballotTypedData } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { Query } from "../types.ts";
 import { contractAddress, type OwnWallet } from "./shared.ts";

@@ -5,7 +5,7 @@ import { decodePaymentResponseHeader } from "@x402/fetch";
 import type { Address, Hex } from "viem";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
-import { signPayment } from "../protocol/payment.ts";
+import { signPayment } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import { x402Fetch } from "../x402.ts";
 

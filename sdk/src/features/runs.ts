@@ -9,9 +9,13 @@ import { type Address, type Hex, isAddressEqual } from "viem";
 import { runEscrowAbi } from "../abi.ts";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
-import { deliverableHashOf, type RunConsentAction, runConsentTypedData } from "../protocol/run-consent.ts";
-import { runCoverTypedData } from "../protocol/run-cover.ts";
-import { runFundingTypedData } from "../protocol/run-funding.ts";
+import {
+  deliverableHashOf,
+  type RunConsentAction,
+  runConsentTypedData,
+  runCoverTypedData,
+  runFundingTypedData,
+} from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { Answer, RequestBody, Run, RunState } from "../types.ts";
 import { approveUsdc, contractAddress, type OwnWallet, PERMIT_TTL_SECONDS, sendOwn } from "./shared.ts";

@@ -14,7 +14,7 @@ import type {
 import { erc20Abi } from "../abi.ts";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
-import { permitTypedData } from "../protocol/permit.ts";
+import { permitTypedData } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 
 /** A viem wallet client with an account: the caller's own wallet for transactions it sends itself. */

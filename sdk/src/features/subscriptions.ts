@@ -3,7 +3,7 @@
 // opens it. Writes are signed (subscription-<create|topup|pause|resume|cancel>:subscription:<id>).
 import type { Address } from "viem";
 import type { Core } from "../core.ts";
-import { subscribeTypedData } from "../protocol/subscription.ts";
+import { subscribeTypedData } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { Query } from "../types.ts";
 import { contractAddress, signUsdcPermit } from "./shared.ts";

@@ -1,5 +1,5 @@
 // GET /api/runs/:id/consent: the EIP-712 RunConsent a party signs for a relayed step.
-import { RUN_CONSENT_ACTIONS } from "@agenthub/sdk/protocol";
+import { RUN_CONSENT_ACTIONS } from "@agenthub/common/protocol";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Hex } from "viem";
 import { router } from "../../lib/openapi.ts";

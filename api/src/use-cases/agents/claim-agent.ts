@@ -3,8 +3,8 @@
 // exactly once. A lost answer can be fetched again by the same claimant until the custody job erases the key.
 
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
+import { claimMessage } from "@agenthub/common/protocol";
 import { RelayerCallError } from "@agenthub/relayer/client";
-import { claimMessage } from "@agenthub/sdk/protocol";
 import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Deps } from "../../context.ts";

@@ -1,6 +1,6 @@
 // A gasless vote: the voter's EIP-712 ballot, checked here (active proposal, not voted, votes at the snapshot,
 // signature), relayed once per signature through castVoteBySig, answered once the indexer shows the vote.
-import { ballotTypedData } from "@agenthub/sdk/protocol";
+import { ballotTypedData } from "@agenthub/common/protocol";
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError } from "../../errors.ts";

@@ -4,7 +4,7 @@
 // included) so a bad one is a clear 4xx and never a relayed revert, and serves what a client signs
 // (consentRequest, behind GET /api/runs/:id/consent).
 import { AgentIdentityAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
-import { consentNonceKey, type RunConsentAction, runConsentTypedData } from "@agenthub/sdk/protocol";
+import { consentNonceKey, type RunConsentAction, runConsentTypedData } from "@agenthub/common/protocol";
 import { type Address, getAddress, type Hex, isAddressEqual, zeroHash } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError, errors } from "../../errors.ts";

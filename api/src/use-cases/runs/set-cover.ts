@@ -4,7 +4,7 @@
 // submits (setRunCoverBySig; the pool verifies it, ERC-1271 included). See docs/decisions.md, "Insurance pays agreed
 // damages, once per run".
 import { InsurancePoolAbi } from "@agenthub/common/generated/abis";
-import { runCoverTypedData } from "@agenthub/sdk/protocol";
+import { runCoverTypedData } from "@agenthub/common/protocol";
 import type { Address, Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { apiError } from "../../errors.ts";

@@ -1,6 +1,6 @@
 // The run step table: every step after funding as data (who asks, from which states, the escrow call, the record,
 // the follow-up, the answer), all run by the one pipeline in run-step.ts.
-import { deliverableHashOf, type RunConsentAction } from "@agenthub/sdk/protocol";
+import { deliverableHashOf, type RunConsentAction } from "@agenthub/common/protocol";
 import type { Address, Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { type AgentStatus, activeStake } from "../../domain/agent-status.ts";

@@ -2,7 +2,7 @@
 // the terms and a USDC permit of `amount`; the API records the opened subscription once per transaction.
 // Checks run in this order and nothing changes when one fails: cadence and reward (400), signature (401),
 // poster (403), start, amount, balance, permit and consent (400).
-import { subscribeTypedData } from "@agenthub/sdk/protocol";
+import { subscribeTypedData } from "@agenthub/common/protocol";
 import { type Address, getAddress, type Hex } from "viem";
 import type { Deps } from "../../context.ts";
 import { feeOf } from "../../domain/cadence.ts";

@@ -3,9 +3,14 @@
 // payer. Nothing moves on chain; the service serves each (payer, nonce) once. The server verifies with these types.
 //   const header = await signPayment(signer, { recipient, endpoint: "/api/intelligence/search", amount });
 //   fetch(url, { method: "POST", headers: { "x-payment": header, "content-type": "application/json" }, body });
-import { type Address, type Hex, zeroAddress } from "viem";
-import type { TypedDataSigner } from "../signer.ts";
+import { type Address, type Hex, type TypedDataDefinition, zeroAddress } from "viem";
 import { CHAIN_ID } from "./signed-action.ts";
+
+/** What signing a typed-data payment or ballot needs (a viem account, or the SDK's signer). */
+export interface TypedDataSigner {
+  readonly address: Address;
+  signTypedData(parameters: TypedDataDefinition): Promise<Hex>;
+}
 
 export const SPEC_DOMAIN_NAME = "AgentHub x402";
 export const SPEC_DOMAIN_VERSION = "1";

@@ -1,5 +1,5 @@
-// Client side of AgentHub's signed-request scheme (EIP-4361 Sign-In with Ethereum); the API verifies with the same
-// resource format (api/src/lib/signed-action.ts imports it from here).
+// AgentHub's signed-request scheme (EIP-4361 Sign-In with Ethereum): the SDK builds the message, the API
+// (api/src/auth/signed-action.ts) verifies it with the same resource format.
 import type { Address } from "viem";
 import { createSiweMessage } from "viem/siwe";
 
