@@ -183,7 +183,9 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
     function _setRunCover(uint256 runId, IRunEscrow.Run memory run, uint256 amount) private {
         if (amount == 0) revert InsurancePoolZeroAmount();
         if (_runCover[runId] != 0) revert InsurancePoolCoverAlreadySet(runId);
-        if (run.state != IRunEscrow.RunState.Open || escrow.failedAgentOf(runId) != 0) {
+        if (run.state != IRunEscrow.RunState.Open) revert InsurancePoolRunNotOpen(runId);
+        (uint256 failedAgent,,) = escrow.failureOf(runId);
+        if (failedAgent != 0) {
             revert InsurancePoolRunNotOpen(runId);
         }
         _runCover[runId] = amount;

@@ -26,7 +26,7 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 /// + feesAccrued() + sum of rewardsOf + sum of creditOf`. An approval writes only the run's state, the ledger's
 /// accrued fees and the agent's word (live runs - 1, rewards + reward): no call, no transfer. Storage per run is
 /// three words, two of them written at creation: (poster, deadline, maxRevisions, revisions, state, feeBps),
-/// (reward, agentId, claimedAt, revisionRequestedAt) and the deliverable hash. The fee is not stored: it is `ceil(reward * feeBps / 10_000)` with the fee rate in force when
+/// (reward, agentId, claimedAt, since) and the deliverable hash. The fee is not stored: it is `ceil(reward * feeBps / 10_000)` with the fee rate in force when
 /// the run was funded, so a governance change of {feeBps} never alters what an existing run owes.
 /// Protocol parameters (fee rate, claim timeout, slash rate, treasury) change only through DEFAULT_ADMIN_ROLE,
 /// held by the governance timelock. PAUSER_ROLE (the emergency Safe and the timelock) pauses every function that
@@ -35,6 +35,9 @@ import {TransientReentrancyGuard} from "./utils/TransientReentrancyGuard.sol";
 /// Poster and agent actions need the party itself as the caller, or its EIP-712 consent ({Consent}) through the
 /// `...BySig` functions: the relayer cannot act for anyone without a signature, so its key alone moves no money.
 /// Disputes are resolved by ARBITER_ROLE (the timelock and a configured arbiter), never by the relayer.
+/// No run an agent holds needs the arbiter to end: the agent can always (re)submit; a submission the poster leaves
+/// alone for the review window ({windows}) is released to the agent by anyone ({releaseAfterReview}), and a dispute left unresolved
+/// for the dispute window ({windows}) ends by its default, a refund to the poster without slash ({expireDispute}).
 contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGuard, IRunEscrow {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
@@ -57,6 +60,14 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     uint64 public constant MIN_CLAIM_TIMEOUT = 1 days;
     /// @notice Longest claim timeout governance may set: the vault's shortest withdrawal cooldown.
     uint64 public constant MAX_CLAIM_TIMEOUT = 7 days;
+    // Bounds of the review window (1..30 days), the dispute window (3..90 days) and the minimum reward (500 USDC)
+    // governance may set ({setWindows}, {setMinReward}); the minimum reward is kept in units of 0.01 USDC.
+    uint64 private constant _MIN_REVIEW_WINDOW = 1 days;
+    uint64 private constant _MAX_REVIEW_WINDOW = 30 days;
+    uint64 private constant _MIN_DISPUTE_WINDOW = 3 days;
+    uint64 private constant _MAX_DISPUTE_WINDOW = 90 days;
+    uint256 private constant _MAX_MIN_REWARD = 500e6;
+    uint256 private constant _MIN_REWARD_UNIT = 10_000;
 
     /// @notice Tag of {fundingNonce}: the EIP-3009 nonce a poster signs binds its payment to one run's terms.
     bytes32 public constant RUN_FUNDING_TAG = keccak256(
@@ -93,7 +104,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint96 reward;
         uint64 agentId;
         uint48 claimedAt;
-        uint48 revisionRequestedAt;
+        uint48 since;
         // word 2
         bytes32 deliverableHash;
     }
@@ -113,16 +124,21 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     }
 
     // One word, read and written by every run creation: run count, the ledger (total owed, of which accrued
-    // fees), the fee rate and the pause flag.
-    uint64 private _runCount;
+    // fees), the fee rate, the pause flag and the minimum reward (in units of 0.01 USDC). 2^48 runs is out of reach
+    // (a run costs ~95k gas).
+    uint48 private _runCount;
     uint96 private _totalOwed;
     uint72 private _feesAccrued;
     uint16 private _feeBps;
     bool private _paused;
-    // One word: treasury, slash rate and claim timeout.
+    uint16 private _minRewardUnits;
+    // One word: treasury, slash rate, claim timeout and minimum reward (read by every run creation).
     address private _treasury;
     uint16 private _slashBps;
     uint32 private _claimTimeout;
+    // One word: the poster's review window and the arbiter's dispute window.
+    uint32 private _reviewWindow;
+    uint32 private _disputeWindow;
 
     mapping(uint256 runId => RunData) private _runs;
     mapping(uint256 runId => Failure) private _failures;
@@ -157,12 +173,17 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         _slashBps = 5000;
         _feeBps = 500;
         _claimTimeout = 7 days;
+        _minRewardUnits = 1;
+        _reviewWindow = 7 days;
+        _disputeWindow = 14 days;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         _grantRole(RELAYER_ROLE, relayer);
         emit TreasuryUpdated(treasury_);
         emit SlashBpsUpdated(5000);
         emit FeeBpsUpdated(500);
         emit ClaimTimeoutUpdated(7 days);
+        emit MinRewardUpdated(10_000);
+        emit WindowsUpdated(7 days, 14 days);
     }
 
     modifier whenNotPaused() {
@@ -386,15 +407,13 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         // The relayer may trigger it: chain time decides, and only the poster is paid.
         if (_msgSender() != poster && !hasRole(RELAYER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
         RunState state = run.state;
-        uint64 availableAt;
         if (state == RunState.Claimed || state == RunState.InProgress) {
-            availableAt = uint64(run.claimedAt) + _claimTimeout;
+            _requireElapsed(runId, run.claimedAt, _claimTimeout);
         } else if (state == RunState.RevisionRequested) {
-            availableAt = uint64(run.revisionRequestedAt) + _claimTimeout;
+            _requireElapsed(runId, run.since, _claimTimeout);
         } else {
             revert RunEscrowInvalidState(runId, state);
         }
-        if (block.timestamp < availableAt) revert RunEscrowTimeoutNotReached(runId, availableAt);
 
         uint256 agentId = run.agentId;
         run.state = RunState.TimedOut;
@@ -419,8 +438,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint256 agentId = run.agentId;
         address caller = _msgSender();
         if (caller != run.poster && caller != identity.ownerOf(agentId)) revert RunEscrowUnauthorized(caller);
-        run.state = RunState.Disputed;
-        emit RunDisputed(runId, agentId, caller);
+        _dispute(runId, run, agentId, caller);
     }
 
     /// @inheritdoc IRunEscrow
@@ -431,8 +449,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         address signer = consent.signer;
         address party = signer == run.poster ? signer : identity.ownerOf(agentId);
         _useConsent(_DISPUTE, runId, agentId, run.deliverableHash, party, consent);
-        run.state = RunState.Disputed;
-        emit RunDisputed(runId, agentId, signer);
+        _dispute(runId, run, agentId, signer);
     }
 
     /// @inheritdoc IRunEscrow
@@ -443,6 +460,8 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         if (!hasRole(ARBITER_ROLE, _msgSender())) revert RunEscrowUnauthorized(_msgSender());
         RunData storage run = _run(runId);
         _requireState(runId, run.state, RunState.Disputed);
+        // After the window the dispute ends only by its default ({expireDispute}): the outcome never races.
+        if (block.timestamp >= uint256(run.since) + _disputeWindow) revert RunEscrowDisputeWindowOver(runId);
         uint256 agentId = run.agentId;
 
         if (forAgent) {
@@ -454,7 +473,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
             run.revisions = 0;
             run.agentId = 0;
             run.claimedAt = 0;
-            run.revisionRequestedAt = 0;
+            run.since = 0;
             run.deliverableHash = bytes32(0);
             _endLiveRun(agentId);
             uint256 slashed = vault.slashForRun(agentId, _slashBps, poster, "dispute lost");
@@ -463,6 +482,32 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
             _lastVerifiedFailureAt[agentId] = block.timestamp;
             emit DisputeResolved(runId, agentId, false, slashed);
         }
+    }
+
+    // ---------------------------------------------------------------- exits without the poster or the arbiter
+
+    /// @inheritdoc IRunEscrow
+    /// @dev Anyone may call it: chain time decides, and the money goes only to the agent (through {rewardsOf}).
+    function releaseAfterReview(uint256 runId) external nonReentrant whenNotPaused {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Submitted);
+        _requireElapsed(runId, run.since, _reviewWindow);
+        emit RunReleasedAfterReview(runId, run.agentId, _msgSender());
+        _complete(runId, run);
+    }
+
+    /// @inheritdoc IRunEscrow
+    /// @dev Anyone may call it: chain time decides, and the money goes only to the poster, who funded the run.
+    function expireDispute(uint256 runId) external nonReentrant whenNotPaused {
+        RunData storage run = _run(runId);
+        _requireState(runId, run.state, RunState.Disputed);
+        _requireElapsed(runId, run.since, _disputeWindow);
+        uint256 agentId = run.agentId;
+        run.state = RunState.DisputeExpired;
+        uint256 amount = _release(run);
+        _endLiveRun(agentId);
+        emit DisputeExpired(runId, agentId, _msgSender(), amount);
+        _pay(run.poster, amount);
     }
 
     // ---------------------------------------------------------------- settlement
@@ -538,6 +583,26 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         emit ClaimTimeoutUpdated(timeout);
     }
 
+    /// @notice Sets the smallest reward of runs created from now on: a multiple of 0.01 USDC (10,000 base units) up to
+    /// 500 USDC; 0 leaves only the zero reward refused. Admin (governance) only.
+    function setMinReward(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (amount > _MAX_MIN_REWARD || amount % _MIN_REWARD_UNIT != 0) revert RunEscrowInvalidMinReward(amount);
+        _minRewardUnits = uint16(amount / _MIN_REWARD_UNIT);
+        emit MinRewardUpdated(amount);
+    }
+
+    /// @notice Sets the poster's review window (1..30 days) and the arbiter's dispute window (3..90 days). Applies to
+    /// submissions and disputes already waiting too. Admin (governance) only.
+    function setWindows(uint64 review, uint64 dispute_) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (
+            review < _MIN_REVIEW_WINDOW || review > _MAX_REVIEW_WINDOW || dispute_ < _MIN_DISPUTE_WINDOW
+                || dispute_ > _MAX_DISPUTE_WINDOW
+        ) revert RunEscrowInvalidWindows(review, dispute_);
+        _reviewWindow = uint32(review);
+        _disputeWindow = uint32(dispute_);
+        emit WindowsUpdated(review, dispute_);
+    }
+
     /// @notice Stops every function that moves USDC or starts a new obligation. PAUSER_ROLE only.
     function pause() external onlyRole(PAUSER_ROLE) {
         if (_paused) revert EnforcedPause();
@@ -568,14 +633,9 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
             fee: uint128(_fee(reward, run.feeBps)),
             agentId: run.agentId,
             claimedAt: run.claimedAt,
-            revisionRequestedAt: run.revisionRequestedAt,
+            since: run.since,
             deliverableHash: run.deliverableHash
         });
-    }
-
-    /// @inheritdoc IRunEscrow
-    function failedAgentOf(uint256 runId) external view returns (uint256) {
-        return _failures[runId].agentId;
     }
 
     /// @inheritdoc IRunEscrow
@@ -648,6 +708,16 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         return _paused;
     }
 
+    /// @inheritdoc IRunEscrow
+    function windows() external view returns (uint64 review, uint64 dispute_) {
+        return (_reviewWindow, _disputeWindow);
+    }
+
+    /// @inheritdoc IRunEscrow
+    function minReward() external view returns (uint256) {
+        return uint256(_minRewardUnits) * _MIN_REWARD_UNIT;
+    }
+
     // ---------------------------------------------------------------- internals
 
     /// @dev Records the run at the current fee rate and returns what the caller then pulls from the payer
@@ -670,7 +740,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         RunData storage run = _runs[runId];
         // Whole-word writes (the compiler would read-modify-write each packed field): word 0 is (poster, deadline,
         // maxRevisions, revisions = 0, state = Open = 1, feeBps), word 1 is (reward, agentId = 0, claimedAt = 0,
-        // revisionRequestedAt = 0); the layout follows the declaration order of {RunData}.
+        // since = 0); the layout follows the declaration order of {RunData}.
         assembly ("memory-safe") {
             sstore(
                 run.slot,
@@ -682,7 +752,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         emit RunCreated(runId, poster, reward, deadline, maxRevisions, metadataUri);
     }
 
-    /// @dev Checks the pause and a new run's terms, then books the run on the ledger word: run count + 1, reward + fee
+    /// @dev Checks the pause and a new run's terms (the minimum reward included), then books the run on the ledger word: run count + 1, reward + fee
     /// (at the current fee rate) added to the total owed. The word is read once and written once, its other fields
     /// (accrued fees, fee rate, `_paused` = false) kept as read; Solidity would load the slot again for each packed
     /// field it reads and unpack and repack the fields it does not change.
@@ -694,16 +764,19 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         bool paused_;
         uint64 count;
         uint96 owed;
+        uint256 minimum;
         assembly ("memory-safe") {
             ledger := sload(_runCount.slot)
             paused_ := and(shr(mul(8, _paused.offset), ledger), 0xff)
-            count := and(shr(mul(8, _runCount.offset), ledger), 0xffffffffffffffff)
+            count := and(shr(mul(8, _runCount.offset), ledger), 0xffffffffffff)
+            minimum := mul(and(shr(mul(8, _minRewardUnits.offset), ledger), 0xffff), _MIN_REWARD_UNIT)
             owed := and(shr(mul(8, _totalOwed.offset), ledger), 0xffffffffffffffffffffffff)
             rate := and(shr(mul(8, _feeBps.offset), ledger), 0xffff)
         }
         if (paused_) revert EnforcedPause();
         if (poster == address(0)) revert RunEscrowZeroAddress();
         if (reward == 0) revert RunEscrowZeroReward();
+        if (reward < minimum) revert RunEscrowRewardTooLow(reward, minimum);
         runId = count + 1;
         if (deadline <= block.timestamp) revert RunEscrowDeadlinePassed(runId);
         fee = _fee(reward, rate);
@@ -714,7 +787,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
             newOwed = (owed + uint256(reward) + fee).toUint96();
         }
         assembly ("memory-safe") {
-            let countMask := shl(mul(8, _runCount.offset), 0xffffffffffffffff)
+            let countMask := shl(mul(8, _runCount.offset), 0xffffffffffff)
             let owedMask := shl(mul(8, _totalOwed.offset), 0xffffffffffffffffffffffff)
             sstore(
                 _runCount.slot,
@@ -866,12 +939,14 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
 
     function _submit(uint256 runId, RunData storage run, uint256 agentId, bytes32 deliverableHash) private {
         run.state = RunState.Submitted;
+        run.since = uint48(block.timestamp);
         run.deliverableHash = deliverableHash;
         emit RunSubmitted(runId, agentId, deliverableHash);
     }
 
     function _requestRevision(uint256 runId, RunData storage run) private {
         _requireState(runId, run.state, RunState.Submitted);
+        _checkInReview(runId, run);
         uint8 revisions = run.revisions;
         if (revisions >= run.maxRevisions) revert RunEscrowRevisionsExhausted(runId);
 
@@ -880,12 +955,13 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         }
         run.revisions = revisions;
         run.state = RunState.RevisionRequested;
-        run.revisionRequestedAt = uint48(block.timestamp);
+        run.since = uint48(block.timestamp);
         emit RevisionRequested(runId, run.agentId, revisions);
     }
 
     function _reject(uint256 runId, RunData storage run) private {
         _requireState(runId, run.state, RunState.Submitted);
+        _checkInReview(runId, run);
         if (run.revisions < run.maxRevisions) revert RunEscrowRevisionsRemaining(runId);
 
         address poster = run.poster;
@@ -904,6 +980,25 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint256 amount = _release(run);
         emit RunCancelled(runId);
         _pay(run.poster, amount);
+    }
+
+    /// @dev Reverts until `period` seconds have passed since `start`.
+    function _requireElapsed(uint256 runId, uint256 start, uint256 period) private view {
+        uint256 availableAt = start + period;
+        if (block.timestamp < availableAt) revert RunEscrowTimeoutNotReached(runId, uint64(availableAt));
+    }
+
+    /// @dev A submission can be turned down (revision, rejection, dispute) only within the poster's review window.
+    function _checkInReview(uint256 runId, RunData storage run) private view {
+        if (block.timestamp >= uint256(run.since) + _reviewWindow) revert RunEscrowReviewWindowOver(runId);
+    }
+
+    /// @dev The run enters Disputed: the arbiter's the dispute window ({windows}) starts.
+    function _dispute(uint256 runId, RunData storage run, uint256 agentId, address by) private {
+        if (run.state != RunState.RevisionRequested) _checkInReview(runId, run);
+        run.state = RunState.Disputed;
+        run.since = uint48(block.timestamp);
+        emit RunDisputed(runId, agentId, by);
     }
 
     function _disputable(uint256 runId) private view returns (RunData storage run) {

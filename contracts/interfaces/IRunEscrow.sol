@@ -25,7 +25,10 @@ interface IRunEscrow is IStakeLocks {
         Completed,
         Rejected,
         Cancelled,
-        TimedOut
+        TimedOut,
+        /// @notice A dispute no one resolved within the dispute window ({windows}): reward and fee refunded to the poster, no slash,
+        /// no failure recorded (the default of ERC-8183's expiry refund).
+        DisputeExpired
     }
 
     /// @notice How an agent last failed a run: rejected by the poster (unverified), timed out (chain-verified) or
@@ -63,9 +66,10 @@ interface IRunEscrow is IStakeLocks {
         uint128 fee;
         uint256 agentId;
         uint64 claimedAt;
-        /// @notice When the poster last asked for a revision (0 if never); the agent must resubmit within
-        /// {claimTimeout}.
-        uint64 revisionRequestedAt;
+        /// @notice When the run entered its current Submitted, RevisionRequested or Disputed state (0 before the
+        /// first submission): the start of the poster's the review window ({windows}), of the agent's {claimTimeout} to resubmit,
+        /// or of the arbiter's the dispute window ({windows}).
+        uint64 since;
         bytes32 deliverableHash;
     }
 
@@ -90,6 +94,17 @@ interface IRunEscrow is IStakeLocks {
     /// @notice A dispute was resolved; for the poster the stake slash `slashed` went to the poster and the run reopened.
     event DisputeResolved(uint256 indexed runId, uint256 indexed agentId, bool forAgent, uint256 slashed);
     event RunCancelled(uint256 indexed runId);
+    /// @notice The poster let the review window ({windows}) pass without approving, asking a revision, rejecting or disputing:
+    /// `by` (anyone) released the run to the agent; a {RunCompleted} follows, exactly as for an approval.
+    event RunReleasedAfterReview(uint256 indexed runId, uint256 indexed agentId, address indexed by);
+    /// @notice No resolution within the dispute window ({windows}): `by` (anyone) ended the dispute by its default, `refunded`
+    /// (reward + fee) to the poster; the agent is not slashed and no failure is recorded.
+    event DisputeExpired(uint256 indexed runId, uint256 indexed agentId, address indexed by, uint256 refunded);
+    /// @notice The poster's time to act on a submission (`review`: from then on anyone may release it to the agent)
+    /// and the arbiter's time to resolve a dispute (`dispute`: from then on anyone may end it by its default).
+    event WindowsUpdated(uint64 review, uint64 dispute);
+    /// @notice Runs created from now on need at least `amount` base units of reward.
+    event MinRewardUpdated(uint256 amount);
     event RunTimedOut(uint256 indexed runId, uint256 indexed agentId, uint256 slashed);
     event TreasuryUpdated(address treasury);
     event SlashBpsUpdated(uint256 bps);
@@ -113,6 +128,16 @@ interface IRunEscrow is IStakeLocks {
     error RunEscrowInvalidState(uint256 runId, RunState state);
     error RunEscrowUnauthorized(address caller);
     error RunEscrowZeroReward();
+    /// @dev A new run's reward is below {minReward}.
+    error RunEscrowRewardTooLow(uint256 reward, uint256 minimum);
+    /// @dev The poster's the review window ({windows}) on this submission is over: only approval or the release remain.
+    error RunEscrowReviewWindowOver(uint256 runId);
+    /// @dev The dispute outlived the dispute window ({windows}): it ends only by its default ({expireDispute}).
+    error RunEscrowDisputeWindowOver(uint256 runId);
+    /// @dev A review window outside 1..30 days or a dispute window outside 3..90 days.
+    error RunEscrowInvalidWindows(uint64 review, uint64 dispute);
+    /// @dev A minimum reward above 500 USDC or not a multiple of 0.01 USDC.
+    error RunEscrowInvalidMinReward(uint256 amount);
     error RunEscrowDeadlinePassed(uint256 runId);
     error RunEscrowRevisionsExhausted(uint256 runId);
     error RunEscrowRevisionsRemaining(uint256 runId);
@@ -147,6 +172,13 @@ interface IRunEscrow is IStakeLocks {
     function claimTimeout() external view returns (uint64);
     /// @notice Whether the escrow is paused.
     function paused() external view returns (bool);
+    /// @notice `review`: time the poster has after a submission to approve, ask a revision, reject or dispute it
+    /// (7 days at deployment), after which anyone may {releaseAfterReview}; `dispute`: time the arbiter has to resolve
+    /// a dispute (14 days at deployment), after which anyone may {expireDispute}.
+    function windows() external view returns (uint64 review, uint64 dispute);
+    /// @notice The smallest reward a new run may have, in base units (10,000: 0.01 USDC at deployment; governance sets
+    /// it in steps of 0.01 USDC up to 500 USDC).
+    function minReward() external view returns (uint256);
 
     /// @notice Creates and funds a run posted by the caller: pulls reward + fee (at the current {feeBps}) from the
     /// caller (needs its allowance). No one can spend another account's allowance: the poster is always the caller.
@@ -223,8 +255,14 @@ interface IRunEscrow is IStakeLocks {
     function dispute(uint256 runId) external;
     /// @notice {dispute} with the consent of the poster or of the claiming agent's owner (action "dispute").
     function disputeBySig(uint256 runId, Consent calldata consent) external;
-    /// @notice ARBITER_ROLE settles a dispute (manual resolution).
+    /// @notice ARBITER_ROLE settles a dispute (manual resolution), before the dispute window ({windows}) has passed.
     function resolve(uint256 runId, bool forAgent) external;
+    /// @notice Anyone releases a submission the poster left alone for the review window ({windows}): the agent is credited exactly
+    /// as an approval credits it (reward to {rewardsOf}, fee accrued, the run Completed).
+    function releaseAfterReview(uint256 runId) external;
+    /// @notice Anyone ends a dispute left unresolved for the dispute window ({windows}) by its default: reward and fee refunded to
+    /// the poster, the agent's run ended without a slash or a recorded failure (state DisputeExpired).
+    function expireDispute(uint256 runId) external;
     /// @notice Poster cancels an unclaimed run and is refunded reward + fee.
     function cancel(uint256 runId) external;
     /// @notice {cancel} with the poster's consent (action "cancel").
@@ -243,8 +281,6 @@ interface IRunEscrow is IStakeLocks {
     function payRewards(uint256[] calldata agentIds) external returns (uint256 total);
 
     function getRun(uint256 runId) external view returns (Run memory);
-    /// @notice The agent that last failed this run (reject, timeout, lost dispute), 0 if none.
-    function failedAgentOf(uint256 runId) external view returns (uint256);
     /// @notice The run's last failure: the agent, how it failed, and the stake slashed to the poster for it.
     function failureOf(uint256 runId) external view returns (uint256 agentId, FailureKind kind, uint256 slashedToPoster);
     /// @notice When `agentId` last failed a run in a way insurance pays for (a timeout, a lost dispute); 0 if never.

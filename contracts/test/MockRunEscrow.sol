@@ -66,10 +66,6 @@ contract MockRunEscrow {
         return _runs[runId];
     }
 
-    function failedAgentOf(uint256 runId) external view returns (uint256) {
-        return _failures[runId].agentId;
-    }
-
     function failureOf(uint256 runId)
         external
         view

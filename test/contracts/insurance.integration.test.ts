@@ -99,7 +99,7 @@ describe("InsurancePool with the core contracts", () => {
     await networkHelpers.time.increase(7n * DAY);
     const slashed = (await vault.read.stakeOf([agent])) / 2n;
     await wait(publicClient, escrow.write.timeoutSlash([runId], { account: poster.account }));
-    assert.equal(await escrow.read.failedAgentOf([runId]), agent);
+    assert.equal((await escrow.read.failureOf([runId]))[0], agent);
     // the escrow returned the deposit and the vault paid the slash
     assert.equal(await usdc.read.balanceOf([poster.account.address]), held + slashed);
 

@@ -356,6 +356,8 @@ describe("money safety (issue 12)", () => {
       const { escrow, vault, wallets, publicClient } = fx;
       const owner = wallets.agentOwner;
       const stake = 2n * MIN_STAKE;
+      // A dispute window longer than the cooldown (governance may set up to 90 days): the arbiter still decides.
+      await wait(publicClient, escrow.write.setWindows([7n * DAY, 30n * DAY], { account: wallets.admin.account }));
       const runId = await createFundedRun(fx, wallets.poster.account.address, REWARD, { maxRevisions: 3 });
       await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: owner.account }));
 
@@ -475,7 +477,7 @@ describe("money safety (issue 12)", () => {
       assert.equal((await escrow.read.getRun([runId])).state, 10);
       assert.deepEqual(await escrow.read.failureOf([runId]), [fx.agent, Failure.TimedOut, slash]);
       assert.equal(await vault.read.locksOf([fx.agent]), 0n);
-      assert.equal((await escrow.read.getRun([runId])).revisionRequestedAt, requestedAt);
+      assert.equal((await escrow.read.getRun([runId])).since, requestedAt);
       assert.equal(await escrow.read.claimTimeout(), TIMEOUT, "the claim timeout also bounds a revision");
       await assertSolvent(fx);
     });
@@ -587,6 +589,8 @@ describe("money safety (issue 12)", () => {
       const fx = await load();
       const { escrow, wallets, publicClient, usdc } = fx;
       const poster = wallets.poster.account.address;
+      // Below the minimum reward (0.01 USDC at deployment): governance may lower it to zero; the fee still rounds up.
+      await wait(publicClient, escrow.write.setMinReward([0n], { account: wallets.admin.account }));
       for (const [reward, fee] of [
         [1n, 1n],
         [19n, 1n],
@@ -683,6 +687,7 @@ describe("money safety (issue 12)", () => {
       const { escrow, usdc, wallets, publicClient } = fx;
       const treasury = wallets.treasury.account.address;
       const owner = wallets.agentOwner.account.address;
+      await wait(publicClient, escrow.write.setMinReward([0n], { account: wallets.admin.account }));
       const rewards = [usd(10n), 21n, usd(3n)];
       const [ownerBefore] = await balances(fx, [owner]);
       for (const reward of rewards) {

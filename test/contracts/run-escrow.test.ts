@@ -130,7 +130,7 @@ describe("RunEscrow", () => {
         agentId: 0n,
         claimedAt: 0n,
         deliverableHash: zeroHash,
-        revisionRequestedAt: 0n,
+        since: 0n,
       });
       assert.equal(await usdc.read.balanceOf([escrow.address]), REWARD + FEE);
     });
@@ -235,6 +235,8 @@ describe("RunEscrow", () => {
     it("rounds the fee up (reward 19 -> fee 1) and accrues it on completion", async () => {
       const fx = await fixture();
       const { escrow, usdc, wallets, agentId, agent, poster } = fx;
+      // Below the minimum reward at deployment (0.01 USDC): governance lowered it.
+      await escrow.write.setMinReward([0n], { account: wallets.admin.account });
       const runId = await createFundedRun(fx, poster.account.address, 19n);
       assert.equal((await escrow.read.getRun([runId])).fee, 1n);
       await escrow.write.claim([runId, agentId], { account: agent.account });
@@ -493,7 +495,7 @@ describe("RunEscrow", () => {
         "RunEscrowRevisionsExhausted",
         [runId],
       );
-      assert.equal(await escrow.read.failedAgentOf([runId]), 0n);
+      assert.equal((await escrow.read.failureOf([runId]))[0], 0n);
       await viem.assertions.emitWithArgs(
         escrow.write.reject([runId], { account: poster.account }),
         escrow,
@@ -501,7 +503,7 @@ describe("RunEscrow", () => {
         [runId, agentId],
       );
       assert.equal(await usdc.read.balanceOf([poster.account.address]), REWARD + FEE);
-      assert.equal(await escrow.read.failedAgentOf([runId]), agentId);
+      assert.equal((await escrow.read.failureOf([runId]))[0], agentId);
       const run = await escrow.read.getRun([runId]);
       assert.equal(run.state, State.Rejected);
       assert.equal(run.revisions, 1);
@@ -598,7 +600,7 @@ describe("RunEscrow", () => {
       ]);
       assert.equal(await usdc.read.balanceOf([poster.account.address]), stake / 2n);
       assert.equal(await vault.read.stakeOf([agentId]), stake - stake / 2n);
-      assert.equal(await escrow.read.failedAgentOf([runId]), agentId);
+      assert.equal((await escrow.read.failureOf([runId]))[0], agentId);
       assert.deepEqual(await escrow.read.getRun([runId]), {
         poster: getAddress(poster.account.address),
         deadline,
@@ -610,7 +612,7 @@ describe("RunEscrow", () => {
         agentId: 0n,
         claimedAt: 0n,
         deliverableHash: zeroHash,
-        revisionRequestedAt: 0n,
+        since: 0n,
       });
       assert.equal(await escrow.read.totalOwed(), REWARD + FEE);
 
@@ -622,7 +624,7 @@ describe("RunEscrow", () => {
       await escrow.write.payRewards([[other, agentId]]);
       assert.equal(await usdc.read.balanceOf([wallets.agentOwner2.account.address]), REWARD);
       // The failure record stays with the run.
-      assert.equal(await escrow.read.failedAgentOf([runId]), agentId);
+      assert.equal((await escrow.read.failureOf([runId]))[0], agentId);
       await assertBalanced(fx);
     });
 
@@ -707,7 +709,7 @@ describe("RunEscrow", () => {
       ]);
       assert.equal(await usdc.read.balanceOf([poster.account.address]), REWARD + FEE + stake / 2n);
       assert.equal((await escrow.read.getRun([runId])).state, State.TimedOut);
-      assert.equal(await escrow.read.failedAgentOf([runId]), agentId);
+      assert.equal((await escrow.read.failureOf([runId]))[0], agentId);
       await viem.assertions.revertWithCustomError(
         escrow.write.timeoutSlash([runId], { account: poster.account }),
         escrow,

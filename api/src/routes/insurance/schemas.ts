@@ -148,7 +148,7 @@ export const bountyClaims = z
   .object({
     bountyId: z.number(),
     onchainRunId: z.string().nullable(),
-    failedAgentId: z.number().nullable().openapi({ description: "on-chain failedAgentOf(run), null if none" }),
+    failedAgentId: z.number().nullable().openapi({ description: "on-chain failureOf(run).agentId, null if none" }),
     failureKind: z
       .enum(["REJECTED", "TIMED_OUT", "DISPUTE_LOST"])
       .nullable()
