@@ -47,7 +47,10 @@ async function submittedRun(fx: Fx, maxRevisions = 1) {
 }
 
 const errorOf = async (p: Promise<unknown>, name: string) =>
-  assert.rejects(p, (e: Error) => e.message.includes(name) || (assert.fail(`expected ${name}, got ${e.message}`), false));
+  assert.rejects(p, (e: Error) => {
+    assert.ok(e.message.includes(name), `expected ${name}, got ${e.message.split("\n")[0]}`);
+    return true;
+  });
 
 describe("RunEscrow exits: review window (a silent poster)", () => {
   it("after the review window a stranger releases the run: the agent is credited exactly as an approval credits it", async () => {
@@ -59,11 +62,17 @@ describe("RunEscrow exits: review window (a silent poster)", () => {
     assert.equal(await vault.read.locksOf([agent]), 1n);
 
     await networkHelpers.time.setNextBlockTimestamp(since + REVIEW - 1n);
-    await errorOf(escrow.write.releaseAfterReview([runId], { account: wallets.other.account }), "RunEscrowTimeoutNotReached");
+    await errorOf(
+      escrow.write.releaseAfterReview([runId], { account: wallets.other.account }),
+      "RunEscrowTimeoutNotReached",
+    );
 
     const feesBefore = await escrow.read.feesAccrued();
     await networkHelpers.time.setNextBlockTimestamp(since + REVIEW);
-    const receipt = await wait(publicClient, escrow.write.releaseAfterReview([runId], { account: wallets.other.account }));
+    const receipt = await wait(
+      publicClient,
+      escrow.write.releaseAfterReview([runId], { account: wallets.other.account }),
+    );
     const events = await escrow.getEvents.RunReleasedAfterReview({}, { blockHash: receipt.blockHash });
     assert.equal(events.length, 1);
     assert.deepEqual(events[0]!.args, { runId, agentId: agent, by: getAddress(wallets.other.account.address) });
@@ -145,10 +154,16 @@ describe("RunEscrow exits: dispute window (a silent arbiter)", () => {
     const posterBefore = await usdc.read.balanceOf([wallets.poster.account.address]);
 
     await networkHelpers.time.setNextBlockTimestamp(since + DISPUTE - 1n);
-    await errorOf(escrow.write.expireDispute([runId], { account: wallets.other.account }), "RunEscrowTimeoutNotReached");
+    await errorOf(
+      escrow.write.expireDispute([runId], { account: wallets.other.account }),
+      "RunEscrowTimeoutNotReached",
+    );
     await networkHelpers.time.setNextBlockTimestamp(since + DISPUTE);
     // The arbiter's time is over too: the outcome cannot race the default.
-    await errorOf(escrow.write.resolve([runId, false], { account: wallets.admin.account }), "RunEscrowDisputeWindowOver");
+    await errorOf(
+      escrow.write.resolve([runId, false], { account: wallets.admin.account }),
+      "RunEscrowDisputeWindowOver",
+    );
     await networkHelpers.time.setNextBlockTimestamp(since + DISPUTE + 1n);
     const receipt = await wait(publicClient, escrow.write.expireDispute([runId], { account: wallets.other.account }));
     const events = await escrow.getEvents.DisputeExpired({}, { blockHash: receipt.blockHash });
@@ -186,8 +201,14 @@ describe("RunEscrow parameters: windows and minimum reward (governance)", () => 
     const fx = await networkHelpers.loadFixture(fixture);
     const { escrow, publicClient, wallets } = fx;
     const admin = { account: wallets.admin.account };
-    await errorOf(escrow.write.setWindows([DAY, 3n * DAY], { account: wallets.relayer.account }), "AccessControlUnauthorizedAccount");
-    await errorOf(escrow.write.setMinReward([1n], { account: wallets.relayer.account }), "AccessControlUnauthorizedAccount");
+    await errorOf(
+      escrow.write.setWindows([DAY, 3n * DAY], { account: wallets.relayer.account }),
+      "AccessControlUnauthorizedAccount",
+    );
+    await errorOf(
+      escrow.write.setMinReward([1n], { account: wallets.relayer.account }),
+      "AccessControlUnauthorizedAccount",
+    );
     await errorOf(escrow.write.setWindows([DAY - 1n, 3n * DAY], admin), "RunEscrowInvalidWindows");
     await errorOf(escrow.write.setWindows([30n * DAY + 1n, 3n * DAY], admin), "RunEscrowInvalidWindows");
     await errorOf(escrow.write.setWindows([DAY, 3n * DAY - 1n], admin), "RunEscrowInvalidWindows");
@@ -215,7 +236,10 @@ describe("RunEscrow parameters: windows and minimum reward (governance)", () => 
     await wait(publicClient, usdc.write.mint([poster.address, 1_000_000n]));
     await wait(publicClient, usdc.write.approve([escrow.address, 1_000_000n], { account: poster }));
     const deadline = (await publicClient.getBlock()).timestamp + DAY;
-    await errorOf(escrow.write.createRun([9_999n, deadline, 0, "ipfs://x"], { account: poster }), "RunEscrowRewardTooLow");
+    await errorOf(
+      escrow.write.createRun([9_999n, deadline, 0, "ipfs://x"], { account: poster }),
+      "RunEscrowRewardTooLow",
+    );
     const before = await usdc.read.balanceOf([poster.address]);
     await wait(publicClient, escrow.write.createRun([10_000n, deadline, 0, "ipfs://x"], { account: poster }));
     assert.equal(await usdc.read.balanceOf([poster.address]), before - 10_000n - feeOf(10_000n));

@@ -180,16 +180,17 @@ describe("money safety: a run waiting on a revision times out", () => {
 });
 
 describe("money safety: the fee rounds up and accrues until a sweep", () => {
-  it("a 19-unit run pays a 1-unit fee; anyone sweeps every accrued fee to the treasury in one transfer", async () => {
+  it("a 10,001-unit run pays a 501-unit fee (5% rounded up); anyone sweeps every accrued fee to the treasury in one transfer", async () => {
     const poster = await newPoster();
     const agent = await stakedAgent();
-    const draft = ok(await createDraft(poster.key, poster.address, { reward: 19n }), 201).run;
-    assert.equal(draft.fee, "1");
+    // 10,001 base units: just above the escrow's minimum reward (0.01 USDC), 5% of it is 500.05.
+    const draft = ok(await createDraft(poster.key, poster.address, { reward: 10_001n }), 201).run;
+    assert.equal(draft.fee, "501");
     const run = ok(await fundWithAuthorization(poster.key, draft)).run;
     const before = await feesAccrued();
     await claimedAndSubmitted(agent, run.bountyId);
     ok(await step(poster.key, run.bountyId, "approve", "approve-run"));
-    assert.equal(await feesAccrued(), before + 1n);
+    assert.equal(await feesAccrued(), before + 501n);
 
     const treasury = deployments.treasury as Hex;
     const sweeper = await newPoster(0n);
