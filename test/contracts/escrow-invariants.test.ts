@@ -140,7 +140,22 @@ async function fuzzSetup(connection: NetworkConnection) {
   // Agents 1 and 2 start insured (50 and 30 USDC of coverage); agent 3 is not.
   await wait(publicClient, pool.write.stake([1n, 50_000_000n], { account: owners[0]!.account }));
   await wait(publicClient, pool.write.stake([2n, 30_000_000n], { account: owners[1]!.account }));
-  return { ...core, usdc, pool, stranger, posters, owners };
+  // The subscription vault: the escrow's only sponsor, spending a subscriber's escrowed balance on that subscriber's
+  // runs at the signed terms. Posters subscribe (and top up) from their allowance.
+  const subs = await connection.viem.deployContract("SubscriptionVault", [
+    usdc.address,
+    escrow.address,
+    wallets.admin.account.address,
+    wallets.relayer.account.address,
+  ]);
+  await wait(
+    publicClient,
+    escrow.write.grantRole([await escrow.read.SPONSOR_ROLE(), subs.address], { account: wallets.admin.account }),
+  );
+  for (const p of posters) {
+    await wait(publicClient, usdc.write.approve([subs.address, maxUint256], { account: p.account }));
+  }
+  return { ...core, usdc, pool, subs, stranger, posters, owners };
 }
 
 type Fx = Awaited<ReturnType<typeof fuzzSetup>>;
@@ -159,6 +174,32 @@ type RunM = {
   since: bigint;
   deliverableHash: Hex;
   failure: [bigint, Fail, bigint];
+  /** The subscription (id) that posted it, if any. */
+  sub?: bigint;
+};
+enum SubStatus {
+  None = 0,
+  Active = 1,
+  Paused = 2,
+  Completed = 3,
+  Cancelled = 4,
+}
+/** A SubscriptionVault subscription, and what went in and out of it. */
+type SubM = {
+  subscriber: Address;
+  rewardPerRun: bigint;
+  interval: bigint;
+  totalRuns: number;
+  runDuration: bigint;
+  maxRevisions: number;
+  nextRunAt: bigint;
+  status: SubStatus;
+  runsCreated: number;
+  balance: bigint;
+  /** Funded (open and top-ups). */
+  paidIn: bigint;
+  /** Refunded to the subscriber (cancel, completion). */
+  refunded: bigint;
 };
 type AgentM = {
   owner: Address;
@@ -223,16 +264,23 @@ const REQUIRED = [
   "pool.stake",
   "setRunCover",
   "pool.claim",
+  "sub.open",
+  "sub.topUp",
+  "sub.trigger",
+  "sub.pause",
+  "sub.resume",
+  "sub.cancel",
 ];
 /** Which action produces a name, learned as the fuzz runs (the direct and consented variants share one action). */
 const producers = new Map<string, number>();
+const SHARED: Record<string, string> = {
+  createRunWithAuthorization: "createRun",
+  unBlacklist: "blacklist",
+  "sub.pause": "sub.cancel",
+  "sub.resume": "sub.cancel",
+};
 const producerKey = (name: string) =>
-  name === "createRunWithAuthorization"
-    ? "createRun"
-    : name
-        .replace(/BySig$/, "")
-        .replace(/\.(un)?pause$/, ".pause")
-        .replace(/^unBlacklist$/, "blacklist");
+  SHARED[name] ?? name.replace(/BySig$/, "").replace(/^(escrow|vault|pool)\.(un)?pause$/, "$1.pause");
 
 class Model {
   now = 0n;
@@ -261,6 +309,8 @@ class Model {
   coverage = new Map<bigint, bigint>();
   covers = new Map<bigint, bigint>();
   insured = new Map<bigint, bigint>();
+  /** SubscriptionVault subscriptions (index = id - 1). */
+  subs: SubM[] = [];
   constructor(
     readonly escrow: Address,
     readonly vault: Address,
@@ -404,7 +454,8 @@ describe("escrow + vault invariants (model-based fuzz)", () => {
 async function runSequence(seed: number, log: string[], stats: Map<string, { ok: number; err: number }>) {
   const fx = await networkHelpers.loadFixture(fuzzSetup);
   const { escrow, vault, pool, usdc, identity, publicClient, wallets, posters, owners, stranger } = fx;
-  const abi = [...escrow.abi, ...vault.abi, ...pool.abi, ...usdc.abi, ...identity.abi] as Abi;
+  const { subs } = fx;
+  const abi = [...escrow.abi, ...vault.abi, ...pool.abi, ...subs.abi, ...usdc.abi, ...identity.abi] as Abi;
   const rnd = prng(seed);
   const m = new Model(
     escrow.address,
@@ -420,6 +471,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   m.balances.set(lc(escrow.address), 0n);
   m.balances.set(lc(vault.address), await usdc.read.balanceOf([vault.address]));
   m.balances.set(lc(pool.address), await usdc.read.balanceOf([pool.address]));
+  m.balances.set(lc(subs.address), 0n);
   for (let i = 0; i < owners.length; i++) {
     const id = BigInt(i + 1);
     m.agents.set(id, {
@@ -570,6 +622,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   const known = (id: bigint) => (id === 0n || id > BigInt(m.runs.length) ? null : m.run(id)!);
   /** The poster's review window on a submission is over at the next block. */
   const reviewOver = (r: RunM) => m.now + 1n >= r.since + m.reviewWindow;
+  /** When a claimed run, or one waiting on a revision, may be timed out. */
+  const dueAt = (r: RunM) => (r.state === S.RevisionRequested ? r.since : r.claimedAt) + m.claimTimeout;
+  const timedOut = (r: RunM) => m.now + 1n >= dueAt(r);
   /** The arbiter's dispute window is over at the next block. */
   const disputeOver = (r: RunM) => m.now + 1n >= r.since + m.disputeWindow;
   /** The vault's lock check at claim time (after the escrow's own checks). */
@@ -589,6 +644,18 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     r.failure = [r.agentId, kind, slashed];
   };
 
+  /** A subscription that can still fund runs or be topped up (active or paused). */
+  const liveSub = (x: SubM) => x.status === SubStatus.Active || x.status === SubStatus.Paused;
+  /** One run of `x` at the escrow's current fee rate (as the vault prices it). */
+  const subCost = (x: SubM) => x.rewardPerRun + feeOf(x.rewardPerRun, m.feeBps);
+  /** A run of `x` can be triggered at the next block. */
+  const subDue = (x: SubM) => x.status === SubStatus.Active && m.now + 1n >= x.nextRunAt && x.balance >= subCost(x);
+  /** What is left of `x` goes back to its subscriber. */
+  const refundSub = (x: SubM) => {
+    m.move(subs.address, x.subscriber, x.balance);
+    x.refunded += x.balance;
+    x.balance = 0n;
+  };
   /** A dispute ends by its default: reward + fee back to the poster, the agent's lock released, nothing recorded. */
   const expireDispute = (r: RunM) => {
     r.state = S.DisputeExpired;
@@ -1115,8 +1182,6 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       () => 6,
       has(S.Claimed, S.InProgress, S.RevisionRequested),
       async () => {
-        const dueAt = (r: RunM) =>
-          r.state === S.RevisionRequested ? r.since + m.claimTimeout : r.claimedAt + m.claimTimeout;
         const waiting = [S.Claimed, S.InProgress, S.RevisionRequested];
         const due = m.runs
           .map((r, i) => ({ r, id: BigInt(i + 1) }))
@@ -1659,6 +1724,208 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         }
       },
     ],
+    // a poster opens a subscription (terms it signs by sending the transaction) and funds it
+    [
+      () => (m.subs.filter((x) => liveSub(x)).length < 2 ? 3 : 0.5),
+      always,
+      async () => {
+        const payers = posters.filter((w) => !m.isBlacklisted(w.account.address));
+        const p = steer && payers.length > 0 ? payers[0]! : rnd.pick(posters);
+        const caller = steer || rnd.next() < 0.9 ? p : rnd.pick([stranger, wallets.relayer]);
+        const rewardPerRun = !steer && rnd.next() < 0.1 ? rnd.pick([0n, 5_000n]) : rnd.bigint(100_000n, 3_000_000n);
+        const interval = !steer && rnd.next() < 0.05 ? 3599n : rnd.pick([3600n, DAY, 3n * DAY]);
+        const runDuration = !steer && rnd.next() < 0.05 ? 0n : rnd.pick([3600n, DAY, 10n * DAY]);
+        const totalRuns = rnd.int(4);
+        const maxRevisions = rnd.int(3);
+        const startsAt = m.now + rnd.bigint(0n, DAY) - (rnd.next() < 0.3 ? 2n * DAY : 0n);
+        const perRun = rewardPerRun + feeOf(rewardPerRun, m.feeBps);
+        const amount =
+          !steer && rnd.next() < 0.05 ? 0n : perRun * BigInt(rnd.int(4)) + rnd.bigint(steer ? 1n : 0n, perRun);
+        let expected: string | null = null;
+        if (lc(caller.account.address) !== lc(p.account.address)) expected = "SubscriptionVaultUnauthorized";
+        else if (rewardPerRun === 0n || interval < 3600n || runDuration < 3600n) {
+          expected = "SubscriptionVaultInvalidTerms";
+        } else if (amount === 0n) expected = "SubscriptionVaultZeroAmount";
+        else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
+        const terms = {
+          subscriber: p.account.address,
+          rewardPerRun,
+          interval: Number(interval),
+          startsAt: Number(startsAt),
+          totalRuns,
+          runDuration: Number(runDuration),
+          maxRevisions,
+        };
+        if (
+          await exec(
+            `sub.open(${m.subs.length + 1}, reward ${rewardPerRun}, every ${interval}s, ${totalRuns} runs, ${amount})`,
+            () => subs.write.open([terms, amount], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.subs.push({
+            subscriber: lc(p.account.address),
+            rewardPerRun,
+            interval,
+            totalRuns,
+            runDuration,
+            maxRevisions,
+            nextRunAt: startsAt < m.now ? m.now : startsAt,
+            status: SubStatus.Active,
+            runsCreated: 0,
+            balance: amount,
+            paidIn: amount,
+            refunded: 0n,
+          });
+          m.move(p.account.address, subs.address, amount);
+        }
+      },
+    ],
+    // anyone with an allowance tops a subscription up (the money joins the subscriber's balance)
+    [
+      () => 2,
+      () => m.subs.length > 0,
+      async () => {
+        const live = m.subs.map((x, i) => ({ x, id: BigInt(i + 1) })).filter(({ x }) => liveSub(x));
+        const id =
+          live.length > 0 && (steer || rnd.next() < 0.9) ? rnd.pick(live).id : BigInt(rnd.int(m.subs.length + 1) + 1);
+        const x = m.subs[Number(id) - 1];
+        const payers = posters.filter((w) => !m.isBlacklisted(w.account.address));
+        const payer = steer && payers.length > 0 ? rnd.pick(payers) : rnd.next() < 0.9 ? rnd.pick(posters) : stranger;
+        const amount = !steer && rnd.next() < 0.05 ? 0n : rnd.bigint(1n, 10_000_000n);
+        let expected: string | null = null;
+        if (!x) expected = "SubscriptionVaultUnknown";
+        else if (!liveSub(x)) expected = "SubscriptionVaultInvalidStatus";
+        else if (amount === 0n) expected = "SubscriptionVaultZeroAmount";
+        else if (payer === stranger) expected = "ERC20InsufficientAllowance";
+        else if (m.isBlacklisted(payer.account.address)) expected = "Blacklisted";
+        if (
+          await exec(
+            `sub.topUp(${id}, ${amount})`,
+            () => subs.write.topUp([id, amount], { account: payer.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          // An exhausted subscription that can pay again starts now, not with a burst of missed slots.
+          if (x!.balance < subCost(x!) && x!.nextRunAt < m.now) x!.nextRunAt = m.now;
+          x!.balance += amount;
+          x!.paidIn += amount;
+          m.move(payer.account.address, subs.address, amount);
+        }
+      },
+    ],
+    // a due run of a subscription is posted (the relayer, or the subscriber): only at the signed terms
+    [
+      () => (m.subs.some((x) => subDue(x)) ? 8 : 1),
+      () => m.subs.length > 0,
+      async () => {
+        const due = m.subs.map((x, i) => ({ x, id: BigInt(i + 1) })).filter(({ x }) => subDue(x));
+        const id =
+          due.length > 0 && (steer || rnd.next() < 0.8) ? rnd.pick(due).id : BigInt(rnd.int(m.subs.length + 1) + 1);
+        const x = m.subs[Number(id) - 1];
+        const caller =
+          steer || rnd.next() < 0.9
+            ? steer || rnd.next() < 0.7 || !x
+              ? wallets.relayer
+              : walletOf(x.subscriber)
+            : rnd.pick([stranger, ...owners]);
+        const cost = x ? subCost(x) : 0n;
+        const completes = x !== undefined && x.totalRuns !== 0 && x.runsCreated + 1 === x.totalRuns;
+        let expected: string | null = null;
+        if (!x) expected = "SubscriptionVaultUnknown";
+        else if (!isRelayer(caller) && lc(caller.account.address) !== x.subscriber) {
+          expected = "SubscriptionVaultUnauthorized";
+        } else if (x.status !== SubStatus.Active) expected = "SubscriptionVaultInvalidStatus";
+        else if (m.now + 1n < x.nextRunAt) expected = "SubscriptionVaultNotDue";
+        else if (x.balance < cost) expected = "SubscriptionVaultInsufficientBalance";
+        else if (m.paused.escrow) expected = "EnforcedPause";
+        else if (x.rewardPerRun < m.minReward) expected = "RunEscrowRewardTooLow";
+        else if (completes && x.balance > cost && m.isBlacklisted(x.subscriber)) expected = "Blacklisted";
+        if (
+          await exec(
+            `sub.trigger(${id})`,
+            () => subs.write.trigger([id, "ipfs://subscription-run"], { account: caller.account, gas: GAS }),
+            expected,
+          )
+        ) {
+          m.runs.push({
+            poster: x!.subscriber,
+            reward: x!.rewardPerRun,
+            fee: cost - x!.rewardPerRun,
+            deadline: m.now + x!.runDuration,
+            maxRevisions: x!.maxRevisions,
+            revisions: 0,
+            state: S.Open,
+            agentId: 0n,
+            claimedAt: 0n,
+            since: 0n,
+            deliverableHash: zeroHash,
+            failure: [0n, Fail.None, 0n],
+            sub: id,
+          });
+          m.move(subs.address, escrow.address, cost);
+          x!.balance -= cost;
+          x!.runsCreated++;
+          x!.nextRunAt += x!.interval;
+          if (completes) {
+            x!.status = SubStatus.Completed;
+            refundSub(x!);
+          }
+        }
+      },
+    ],
+    // the subscriber (or the relayer for it) pauses, resumes or cancels a subscription: refunds go to the subscriber
+    [
+      () => 2,
+      () => m.subs.length > 0,
+      async () => {
+        const wanted = steer === "sub.pause" ? SubStatus.Active : steer === "sub.resume" ? SubStatus.Paused : null;
+        const live = m.subs
+          .map((x, i) => ({ x, id: BigInt(i + 1) }))
+          .filter(({ x }) => (wanted === null ? liveSub(x) : x.status === wanted));
+        const id =
+          live.length > 0 && (steer || rnd.next() < 0.9) ? rnd.pick(live).id : BigInt(rnd.int(m.subs.length + 1) + 1);
+        const x = m.subs[Number(id) - 1];
+        const caller =
+          x && (steer || rnd.next() < 0.9) ? (rnd.next() < 0.5 ? walletOf(x.subscriber) : wallets.relayer) : stranger;
+        const what =
+          steer === "sub.cancel" || (!steer && rnd.next() < 0.4)
+            ? "cancel"
+            : x?.status === SubStatus.Paused
+              ? "resume"
+              : "pause";
+        let expected: string | null = null;
+        if (!x) expected = "SubscriptionVaultUnknown";
+        else if (!isRelayer(caller) && lc(caller.account.address) !== x.subscriber) {
+          expected = "SubscriptionVaultUnauthorized";
+        } else if (what === "pause" && x.status !== SubStatus.Active) expected = "SubscriptionVaultInvalidStatus";
+        else if (what === "resume" && x.status !== SubStatus.Paused) expected = "SubscriptionVaultInvalidStatus";
+        else if (what === "cancel" && !liveSub(x)) expected = "SubscriptionVaultInvalidStatus";
+        else if (what === "cancel" && x.balance > 0n && m.isBlacklisted(x.subscriber)) expected = "Blacklisted";
+        const opts = { account: caller.account, gas: GAS };
+        if (
+          await exec(
+            `sub.${what}(${id})`,
+            () =>
+              what === "cancel"
+                ? subs.write.cancelSubscription([id], opts)
+                : what === "pause"
+                  ? subs.write.pauseSubscription([id], opts)
+                  : subs.write.resumeSubscription([id], opts),
+            expected,
+          )
+        ) {
+          if (what === "pause") x!.status = SubStatus.Paused;
+          else if (what === "resume") {
+            x!.status = SubStatus.Active;
+            if (x!.nextRunAt < m.now) x!.nextRunAt = m.now;
+          } else {
+            x!.status = SubStatus.Cancelled;
+            refundSub(x!);
+          }
+        }
+      },
+    ],
     // time passes (more often while claims, revisions or withdrawals are waiting on a clock)
     [
       () =>
@@ -1684,14 +1951,61 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       },
     ],
   ];
+  const some = (states: S[], good: (r: RunM) => boolean) => m.runs.some((r) => states.includes(r.state) && good(r));
+  const unpaused = (...targets: Array<keyof Model["paused"]>) => targets.every((t) => !m.paused[t]);
+  /** When a steered action can succeed (by default: its action is applicable). */
+  const READY: Record<string, () => boolean> = {
+    payRewards: () => m.rewards() > 0n && unpaused("escrow"),
+    sweepFees: () => m.fees > 0n && unpaused("escrow") && !m.isBlacklisted(m.treasury),
+    "pool.claim": () => m.runs.some((r, i) => insurancePays(BigInt(i + 1), r)),
+    releaseAfterReview: () => some([S.Submitted], reviewOver) && unpaused("escrow"),
+    expireDispute: () => some([S.Disputed], disputeOver) && unpaused("escrow"),
+    timeoutSlash: () => some([S.Claimed, S.InProgress, S.RevisionRequested], timedOut) && unpaused("escrow", "vault"),
+    resolve: () => some([S.Disputed], (r) => !disputeOver(r)) && unpaused("escrow", "vault"),
+    reject: () => some([S.Submitted], (r) => r.revisions >= r.maxRevisions && !reviewOver(r)) && unpaused("escrow"),
+    requestRevision: () => some([S.Submitted], (r) => r.revisions < r.maxRevisions && !reviewOver(r)),
+    dispute: () => some([S.Submitted, S.RevisionRequested], (r) => r.state !== S.Submitted || !reviewOver(r)),
+    approve: () => some([S.Submitted], () => true) && unpaused("escrow"),
+    cancel: () => some([S.Open], () => true) && unpaused("escrow"),
+    claim: () =>
+      some([S.Open], (r) => m.now + 1n <= r.deadline) &&
+      [...m.agents.values()].some((a) => lockError(a) === null) &&
+      unpaused("escrow"),
+    "sub.trigger": () => m.subs.some((x) => subDue(x) && x.rewardPerRun >= m.minReward) && unpaused("escrow"),
+    "sub.pause": () => m.subs.some((x) => x.status === SubStatus.Active),
+    "sub.resume": () => m.subs.some((x) => x.status === SubStatus.Paused),
+  };
+  for (const name of ["reject", "requestRevision", "dispute", "approve", "cancel", "claim"]) {
+    READY[`${name}BySig`] = READY[name]!;
+  }
+  /** When an action waiting on a clock can go: the earliest such time, if any. */
+  const earliest = (times: bigint[]) => (times.length > 0 ? times.reduce((a, b) => (a < b ? a : b)) : undefined);
+  const CLOCK: Record<string, () => bigint | undefined> = {
+    releaseAfterReview: () =>
+      earliest(m.runs.filter((r) => r.state === S.Submitted).map((r) => r.since + m.reviewWindow)),
+    expireDispute: () => earliest(m.runs.filter((r) => r.state === S.Disputed).map((r) => r.since + m.disputeWindow)),
+    timeoutSlash: () =>
+      earliest(m.runs.filter((r) => [S.Claimed, S.InProgress, S.RevisionRequested].includes(r.state)).map(dueAt)),
+    withdraw: () => earliest([...m.agents.values()].filter((a) => a.pending > 0n).map((a) => a.availableAt)),
+    "sub.trigger": () => earliest(m.subs.filter((x) => x.status === SubStatus.Active).map((x) => x.nextRunAt)),
+  };
   const steps = 10 + rnd.int(Math.max(1, MAX_STEPS - 9));
   for (let step = 0; step < steps; step++) {
     // An action that never succeeded yet and whose state is reached now is driven (steered to its happy path) a
     // third of the time: coverage comes from construction, not from the seed.
-    const uncovered = REQUIRED.filter((name) => (stats.get(name)?.ok ?? 0) === 0).filter((name) => {
-      const i = producers.get(producerKey(name));
-      return i !== undefined && actions[i]![1]();
-    });
+    // An action waiting on a clock (a review or dispute window, a timeout, a cooldown, a subscription slot) gets
+    // the time it needs.
+    const missing = REQUIRED.filter((name) => (stats.get(name)?.ok ?? 0) === 0 && producers.has(producerKey(name)));
+    const uncovered = missing.filter((name) => (READY[name] ?? actions[producers.get(producerKey(name))!]![1])());
+    const waiting = missing.map((name) => CLOCK[name]?.()).filter((at): at is bigint => at !== undefined);
+    if (uncovered.length === 0 && waiting.length > 0 && rnd.next() < 0.33) {
+      const at = waiting.reduce((a, b) => (a < b ? a : b));
+      if (at > m.now + 1n) {
+        log.push(`time +${at - m.now - 1n}s (steered)`);
+        m.now = at - 1n;
+      }
+      continue;
+    }
     if (uncovered.length > 0 && rnd.next() < 0.33) {
       steer = rnd.pick(uncovered);
       current = producers.get(producerKey(steer))!;
@@ -1733,6 +2047,16 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     await exec(`settle.unBlacklist(${who.slice(0, 6)})`, () => usdc.write.unBlacklist([who], { gas: GAS }), null);
     m.blacklisted.delete(who);
   }
+  // Every subscription can be wound down: cancelling refunds its whole balance to its subscriber.
+  for (const [i, x] of m.subs.entries()) {
+    if (x.status !== SubStatus.Active && x.status !== SubStatus.Paused) continue;
+    const id = BigInt(i + 1);
+    const relayed = { account: wallets.relayer.account, gas: GAS };
+    await exec(`settle.sub.cancel(${id})`, () => subs.write.cancelSubscription([id], relayed), null);
+    x.status = SubStatus.Cancelled;
+    refundSub(x);
+  }
+  assert.equal(await subs.read.totalHeld(), 0n, "after settling, the subscription vault holds nothing");
   // Every run an agent holds reaches an end state without the arbiter (and without the poster): the agent
   // (re)submits what it holds, and once the review and dispute windows have passed anyone releases each submission
   // and ends each dispute by its default.
@@ -1818,8 +2142,49 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   return steps;
 }
 
+/**
+ * SubscriptionVault: its balance is the sum of the subscriptions' balances, each subscription is as the model says,
+ * and every unit that left one is a run it posted at its signed terms (the runs' on-chain terms are checked against
+ * the model with every other run) or a refund to its subscriber (every account's balance is checked too).
+ */
+async function checkSubscriptions(fx: Fx, m: Model) {
+  const { subs, usdc } = fx;
+  const [held, balance, onChain] = await Promise.all([
+    subs.read.totalHeld(),
+    usdc.read.balanceOf([subs.address]),
+    Promise.all(m.subs.map((_, i) => subs.read.getSubscription([BigInt(i + 1)]))),
+  ]);
+  assert.equal(balance, held, "usdc.balanceOf(subscriptions) == totalHeld()");
+  assert.equal(
+    held,
+    onChain.reduce((sum, x) => sum + x.balance, 0n),
+    "totalHeld() == sum of subscription balances",
+  );
+  m.subs.forEach((x, i) => {
+    const id = BigInt(i + 1);
+    const c = onChain[i]!;
+    assert.deepEqual(
+      [lc(c.subscriber), c.status, c.balance, c.runsCreated, BigInt(c.nextRunAt)],
+      [x.subscriber, x.status, x.balance, x.runsCreated, x.nextRunAt],
+      `subscription ${id}`,
+    );
+    const posted = m.runs.filter((r) => r.sub === id);
+    assert.equal(posted.length, x.runsCreated, `subscription ${id}: runs posted`);
+    for (const r of posted) {
+      assert.deepEqual(
+        [r.poster, r.reward, r.maxRevisions],
+        [x.subscriber, x.rewardPerRun, x.maxRevisions],
+        `subscription ${id}: a run at the signed terms`,
+      );
+    }
+    const spent = posted.reduce((sum, r) => sum + r.reward + r.fee, 0n);
+    assert.equal(x.paidIn, x.balance + spent + x.refunded, `subscription ${id}: in == balance + runs + refunds`);
+  });
+}
+
 async function checkInvariants(fx: Fx, m: Model) {
   const { escrow, vault, pool, usdc } = fx;
+  await checkSubscriptions(fx, m);
   const runIds = m.runs.map((_, i) => BigInt(i + 1));
   const agentIds = [...m.agents.keys()];
   const accounts = [...m.balances.keys()];
