@@ -83,7 +83,7 @@ async function handle(run: Run) {
       await hub.runs.submit(run.bountyId, { deliverable: work(current, feedback ?? undefined) }, signer, consent);
       log("resubmitted", { runId: run.bountyId, feedback });
     }
-    if (["REJECTED", "CANCELLED", "TIMED_OUT", "OPEN"].includes(current.state)) {
+    if (["REJECTED", "CANCELLED", "TIMED_OUT", "DISPUTE_EXPIRED", "OPEN"].includes(current.state)) {
       log("ended", { runId: run.bountyId, state: current.state });
       return false;
     }

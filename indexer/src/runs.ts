@@ -185,6 +185,22 @@ ponder.on("RunEscrow:DisputeResolved", async ({ event, context }) => {
   await recordEvent(context, event, runId, "DISPUTE_RESOLVED_FOR_POSTER", "Open", { agentId, amount: slashed });
 });
 
+// The poster let the review window pass: whoever released it is recorded; the RunCompleted that follows in the same
+// transaction completes the run, its stats and its payment exactly as an approval.
+ponder.on("RunEscrow:RunReleasedAfterReview", async ({ event, context }) => {
+  const { runId, agentId } = event.args;
+  await recordEvent(context, event, runId, "RELEASED_AFTER_REVIEW", "Completed", { agentId });
+});
+
+// No resolution within the dispute window: reward + fee refunded to the poster, no slash, no failure (the agent's
+// stats count neither a completion nor a failure).
+ponder.on("RunEscrow:DisputeExpired", async ({ event, context }) => {
+  const { runId, agentId, refunded } = event.args;
+  const ts = event.block.timestamp;
+  await context.db.update(run, { id: runId }).set({ state: "DisputeExpired", updatedAt: ts });
+  await recordEvent(context, event, runId, "DISPUTE_EXPIRED", "DisputeExpired", { agentId, amount: refunded });
+});
+
 ponder.on("RunEscrow:RunCancelled", async ({ event, context }) => {
   const { runId } = event.args;
   const ts = event.block.timestamp;

@@ -300,6 +300,7 @@ describe("core gas", () => {
     // authorization nonce (a fresh slot) where a permit's allowance slot was refunded within the transaction.
     // The payout here serves one agent and one run, its most expensive use: the API's job pays every agent owed in
     // one transaction, each further agent costing the marginal figure of the core-paths test.
-    assert.ok(total(plain) <= 482_000n, "lifecycle ceiling");
+    // submit also records the submission time (the poster's review window starts there): ~3k in a warm word.
+    assert.ok(total(plain) <= 485_000n, "lifecycle ceiling");
   });
 });

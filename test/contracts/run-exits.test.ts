@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { network } from "hardhat";
 import type { NetworkConnection } from "hardhat/types/network";
 import { describe, it } from "mocha";
-import { getAddress } from "viem";
+import { getAddress, type Hex, parseEventLogs } from "viem";
 import {
   bytes32,
   createFundedRun,
@@ -46,6 +46,17 @@ async function submittedRun(fx: Fx, maxRevisions = 1) {
   return runId;
 }
 
+/** The named escrow events a transaction emitted (the transaction must succeed). */
+async function eventsOf<E extends "DisputeExpired" | "WindowsUpdated" | "MinRewardUpdated">(
+  fx: Fx,
+  tx: Promise<Hex>,
+  eventName: E,
+) {
+  const receipt = await fx.publicClient.waitForTransactionReceipt({ hash: await tx });
+  assert.equal(receipt.status, "success");
+  return parseEventLogs({ abi: fx.escrow.abi, logs: receipt.logs, eventName });
+}
+
 const errorOf = async (p: Promise<unknown>, name: string) =>
   assert.rejects(p, (e: Error) => {
     assert.ok(e.message.includes(name), `expected ${name}, got ${e.message.split("\n")[0]}`);
@@ -69,14 +80,12 @@ describe("RunEscrow exits: review window (a silent poster)", () => {
 
     const feesBefore = await escrow.read.feesAccrued();
     await networkHelpers.time.setNextBlockTimestamp(since + REVIEW);
-    const receipt = await wait(
-      publicClient,
-      escrow.write.releaseAfterReview([runId], { account: wallets.other.account }),
-    );
-    const events = await escrow.getEvents.RunReleasedAfterReview({}, { blockHash: receipt.blockHash });
-    assert.equal(events.length, 1);
-    assert.deepEqual(events[0]!.args, { runId, agentId: agent, by: getAddress(wallets.other.account.address) });
-    const completed = await escrow.getEvents.RunCompleted({}, { blockHash: receipt.blockHash });
+    const release = escrow.write.releaseAfterReview([runId], { account: wallets.other.account });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await release });
+    const released = parseEventLogs({ abi: escrow.abi, logs: receipt.logs, eventName: "RunReleasedAfterReview" });
+    assert.equal(released.length, 1);
+    assert.deepEqual(released[0]!.args, { runId, agentId: agent, by: getAddress(wallets.other.account.address) });
+    const completed = parseEventLogs({ abi: escrow.abi, logs: receipt.logs, eventName: "RunCompleted" });
     assert.deepEqual(completed[0]!.args, { runId, agentId: agent, reward: REWARD, fee: FEE });
 
     assert.equal((await escrow.read.getRun([runId])).state, State.Completed);
@@ -165,8 +174,11 @@ describe("RunEscrow exits: dispute window (a silent arbiter)", () => {
       "RunEscrowDisputeWindowOver",
     );
     await networkHelpers.time.setNextBlockTimestamp(since + DISPUTE + 1n);
-    const receipt = await wait(publicClient, escrow.write.expireDispute([runId], { account: wallets.other.account }));
-    const events = await escrow.getEvents.DisputeExpired({}, { blockHash: receipt.blockHash });
+    const events = await eventsOf(
+      fx,
+      escrow.write.expireDispute([runId], { account: wallets.other.account }),
+      "DisputeExpired",
+    );
     assert.deepEqual(events[0]!.args, {
       runId,
       agentId: agent,
@@ -199,7 +211,7 @@ describe("RunEscrow exits: dispute window (a silent arbiter)", () => {
 describe("RunEscrow parameters: windows and minimum reward (governance)", () => {
   it("only the admin sets them, within bounds, with an event", async () => {
     const fx = await networkHelpers.loadFixture(fixture);
-    const { escrow, publicClient, wallets } = fx;
+    const { escrow, wallets } = fx;
     const admin = { account: wallets.admin.account };
     await errorOf(
       escrow.write.setWindows([DAY, 3n * DAY], { account: wallets.relayer.account }),
@@ -215,15 +227,16 @@ describe("RunEscrow parameters: windows and minimum reward (governance)", () => 
     await errorOf(escrow.write.setWindows([DAY, 90n * DAY + 1n], admin), "RunEscrowInvalidWindows");
     await errorOf(escrow.write.setMinReward([500_010_000n], admin), "RunEscrowInvalidMinReward");
     await errorOf(escrow.write.setMinReward([15_000n], admin), "RunEscrowInvalidMinReward");
-    const r1 = await wait(publicClient, escrow.write.setWindows([DAY, 3n * DAY], admin));
-    assert.deepEqual((await escrow.getEvents.WindowsUpdated({}, { blockHash: r1.blockHash }))[0]!.args, {
+    assert.deepEqual((await eventsOf(fx, escrow.write.setWindows([DAY, 3n * DAY], admin), "WindowsUpdated"))[0]!.args, {
       review: DAY,
       dispute: 3n * DAY,
     });
-    const r2 = await wait(publicClient, escrow.write.setMinReward([1_000_000n], admin));
-    assert.deepEqual((await escrow.getEvents.MinRewardUpdated({}, { blockHash: r2.blockHash }))[0]!.args, {
-      amount: 1_000_000n,
-    });
+    assert.deepEqual(
+      (await eventsOf(fx, escrow.write.setMinReward([1_000_000n], admin), "MinRewardUpdated"))[0]!.args,
+      {
+        amount: 1_000_000n,
+      },
+    );
     assert.deepEqual(await escrow.read.windows(), [DAY, 3n * DAY]);
     assert.equal(await escrow.read.minReward(), 1_000_000n);
   });

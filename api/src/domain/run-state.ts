@@ -1,4 +1,4 @@
-// Run states: the spec's eight API states plus three for escrow outcomes the spec does not name
+// Run states: the spec's eight API states plus four for escrow outcomes the spec does not name
 // (docs/decisions.md "Run states: escrow contract -> API").
 export const RUN_STATES = [
   "DRAFT",
@@ -12,6 +12,7 @@ export const RUN_STATES = [
   "DISPUTED",
   "CANCELLED",
   "TIMED_OUT",
+  "DISPUTE_EXPIRED",
 ] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
@@ -27,6 +28,7 @@ export const CONTRACT_TO_API = {
   Rejected: "REJECTED",
   Cancelled: "CANCELLED",
   TimedOut: "TIMED_OUT",
+  DisputeExpired: "DISPUTE_EXPIRED",
 } as const satisfies Record<string, Exclude<RunState, "DRAFT">>;
 export type ContractState = keyof typeof CONTRACT_TO_API;
 
@@ -47,6 +49,7 @@ export const CONTRACT_STATE_ORDER = [
   "Rejected",
   "Cancelled",
   "TimedOut",
+  "DisputeExpired",
 ] as const;
 
 /** API state of a run: DRAFT until funded; a funded run the indexer has not shown yet is OPEN (what RunCreated sets). */
@@ -68,7 +71,13 @@ export const HELD_STATES: readonly RunState[] = [
   "DISPUTED",
 ];
 
-export const TERMINAL_STATES: readonly RunState[] = ["APPROVED", "REJECTED", "CANCELLED", "TIMED_OUT"];
+export const TERMINAL_STATES: readonly RunState[] = [
+  "APPROVED",
+  "REJECTED",
+  "CANCELLED",
+  "TIMED_OUT",
+  "DISPUTE_EXPIRED",
+];
 
 /** Platform fee at `feeBps` (RunEscrow's rate, set by governance), rounded up exactly as the escrow does. */
 export { feeOf } from "./fee.ts";

@@ -17,6 +17,8 @@ const RUN_EVENT_LOGS = new Set([
   "DisputeResolved",
   "RunCancelled",
   "RunTimedOut",
+  "RunReleasedAfterReview",
+  "DisputeExpired",
 ]);
 const STAKE_EVENT_LOGS = new Set(["Staked", "Slashed", "WithdrawalRequested", "Withdrawn", "TrustStateChanged"]);
 
