@@ -47,7 +47,7 @@ async function sendExit(key: Hex, functionName: "releaseAfterReview" | "expireDi
 
 async function indexedState(id: number, state: string) {
   return waitUntil(`run ${id} ${state}`, async () => {
-    const run = ok(await api("GET", `/api/runs/${id}`)).run;
+    const run = ok(await api("GET", `/api/runs/${id}`));
     return run.state === state ? run : undefined;
   });
 }
