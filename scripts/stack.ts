@@ -1,6 +1,6 @@
 // `npm start`: the whole AgentHub stack on this machine. Ctrl-C stops everything.
 import { join } from "node:path";
-import { loadDotEnv } from "@agenthub/common";
+import { loadDotEnv, readSecretFiles, SECRET_FILE_VARIABLES } from "@agenthub/common";
 import { ensureBuild } from "./lib/build.ts";
 import { repoRoot } from "./lib/chain.ts";
 import { busyPorts, describeHolders } from "./lib/ports.ts";
@@ -14,6 +14,13 @@ if (envFile) console.log(`configuration read from ${envFile}`);
 
 let env: StackEnv;
 try {
+  // Secrets given as <NAME>_FILE are read here once and handed to the services it starts as <NAME>.
+  const resolved = readSecretFiles(process.env);
+  for (const name of SECRET_FILE_VARIABLES) {
+    if (!process.env[`${name}_FILE`]) continue;
+    delete process.env[`${name}_FILE`];
+    process.env[name] = resolved[name];
+  }
   env = loadStackEnv();
 } catch (error) {
   console.error((error as Error).message);
@@ -57,7 +64,7 @@ const starting = new AbortController();
 let stopping = false;
 let stopStack: (() => Promise<void>) | undefined;
 let started: Promise<unknown> = Promise.resolve();
-const shutdown = async () => {
+const shutdown = async (code = 0) => {
   if (stopping) return;
   stopping = true;
   beginShutdown();
@@ -65,12 +72,10 @@ const shutdown = async () => {
   starting.abort(); // a start in progress stops what it already started
   await started.catch(() => {});
   await stopStack?.();
-  process.exit(0);
+  process.exit(code);
 };
 // Installed before anything starts, so Ctrl-C during start-up also stops what is already running.
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
-process.on("SIGHUP", shutdown);
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown());
 
 // Imported only now: the stack's modules import the generated ABIs that ensureBuild may just have written.
 const { startStack } = await import("./lib/stack.ts");
@@ -89,6 +94,11 @@ const startingStack = startStack({
   // A live network (docs/deploy.md): its deployments file and relayer key; nothing is deployed.
   existingDeploymentsFile: process.env.RPC_URL ? process.env.DEPLOYMENTS_FILE : undefined,
   relayerKey: process.env.RPC_URL ? (process.env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined) : undefined,
+  // A crashed service is restarted with backoff (logged with "!!"); one that keeps crashing stops everything.
+  onServiceGivenUp: (name) => {
+    console.error(`\n${name} keeps crashing: stopping the whole stack.`);
+    void shutdown(1);
+  },
 });
 started = startingStack;
 const stack = await startingStack.catch((error: unknown) => {
@@ -106,4 +116,4 @@ AgentHub is up.
   Deployments    ${stack.deploymentsFile}
   Admin token    in ${join(dataDir, "secrets.json")}: adminToken (Authorization: Bearer <adminToken>)
   Metrics        /metrics on the API and the relayer, with metricsToken from the same file (Bearer)
-Press Ctrl-C to stop.`);
+A service that crashes is restarted (lines starting with "!!" say so). Press Ctrl-C to stop.`);

@@ -1,4 +1,4 @@
-import { defaultDeploymentsFile, parseEnv, refuseSharedSigner, urlList } from "@agenthub/common";
+import { defaultDeploymentsFile, parseEnv, readSecretFiles, refuseSharedSigner, urlList } from "@agenthub/common";
 import { z } from "zod";
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -26,6 +26,11 @@ export const apiEnvSchema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** GET /ready fails while the indexer is more than this many blocks behind the chain head. */
   READY_MAX_INDEXER_LAG_BLOCKS: z.coerce.number().int().min(0).default(10),
+  /**
+   * GET /ready fails when the indexer's own heartbeat (Ponder writes it every 10 s) is older than this: a dead or
+   * stalled indexer, which block lag alone misses on a quiet chain. Above 10; Ponder's own lock expires at 25.
+   */
+  READY_MAX_INDEXER_HEARTBEAT_AGE_SECONDS: z.coerce.number().int().min(11).default(30),
   /** Each /ready and /metrics probe (database, chain, relayer) gives up after this long. */
   READY_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
   HOST: z.string().default("0.0.0.0"),
@@ -182,7 +187,8 @@ export const apiEnvSchema = z.object({
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 
 /** The API's environment; refuses a PAYMASTER_SIGNER_KEY equal to the RELAYER_PRIVATE_KEY beside it (one .env). */
-export function loadApiEnv(source: NodeJS.ProcessEnv = process.env): ApiEnv {
+export function loadApiEnv(given: NodeJS.ProcessEnv = process.env): ApiEnv {
+  const source = readSecretFiles(given);
   const env = parseEnv(apiEnvSchema, source);
   refuseSharedSigner(env.PAYMASTER_SIGNER_KEY, source.RELAYER_PRIVATE_KEY);
   return env;

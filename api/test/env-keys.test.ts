@@ -1,6 +1,9 @@
 // The paymaster's approving key is never the relayer's hot key: the API (and the relayer) refuse to start with both
 // set to the same key in one environment.
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { loadRelayerEnv } from "../../relayer/src/env.ts";
 import { loadApiEnv } from "../src/env.ts";
@@ -40,5 +43,25 @@ describe("PAYMASTER_SIGNER_KEY and RELAYER_PRIVATE_KEY", () => {
     };
     assert.throws(() => loadRelayerEnv({ ...relayer, PAYMASTER_SIGNER_KEY: key("ab") }), /PAYMASTER_SIGNER_KEY/);
     assert.doesNotThrow(() => loadRelayerEnv({ ...relayer, PAYMASTER_SIGNER_KEY: key("cd") }));
+  });
+});
+
+describe("secrets from files (<NAME>_FILE)", () => {
+  it("the relayer and the API read their keys from files, and still refuse a shared signer", () => {
+    const dir = mkdtempSync(join(tmpdir(), "agenthub-keys-"));
+    const write = (name: string, value: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `${value}\n`, { mode: 0o600 });
+      return path;
+    };
+    const relayerFile = write("relayer", key("ab"));
+    const relayer = loadRelayerEnv({ ...base, RELAYER_PRIVATE_KEY_FILE: relayerFile });
+    assert.equal(relayer.RELAYER_PRIVATE_KEY, key("ab"));
+    const api = loadApiEnv({ ...base, PAYMASTER_SIGNER_KEY_FILE: write("paymaster", key("cd")) });
+    assert.equal(api.PAYMASTER_SIGNER_KEY, key("cd"));
+    assert.throws(
+      () => loadRelayerEnv({ ...base, RELAYER_PRIVATE_KEY_FILE: relayerFile, PAYMASTER_SIGNER_KEY: key("ab") }),
+      /PAYMASTER_SIGNER_KEY: is RELAYER_PRIVATE_KEY/,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
-import { loadDotEnv, urlList } from "./env.ts";
+import { loadDotEnv, readSecretFiles, urlList } from "./env.ts";
 
 const names = ["AGENTHUB_TEST_FROM_FILE", "AGENTHUB_TEST_REAL", "AGENTHUB_TEST_QUOTED"];
 afterEach(() => {
@@ -37,5 +37,33 @@ describe("urlList", () => {
     assert.equal(urlList.parse(undefined), undefined);
     assert.equal(urlList.parse(""), undefined);
     assert.equal(urlList.safeParse("http://a:1,not a url").success, false);
+  });
+});
+
+describe("readSecretFiles", () => {
+  const dir = mkdtempSync(join(tmpdir(), "agenthub-secrets-"));
+  const key = `0x${"ab".repeat(32)}`;
+  const file = join(dir, "relayer.key");
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+
+  it("reads NAME from the file NAME_FILE names, trimmed, and leaves everything else as it was", () => {
+    const env = readSecretFiles({ RELAYER_PRIVATE_KEY_FILE: file, PORT: "3001" });
+    assert.equal(env.RELAYER_PRIVATE_KEY, key);
+    assert.equal(env.PORT, "3001");
+    assert.deepEqual(readSecretFiles({ RELAYER_PRIVATE_KEY: key }), { RELAYER_PRIVATE_KEY: key });
+  });
+
+  it("refuses both set, an unreadable file and an empty one", () => {
+    assert.throws(
+      () => readSecretFiles({ RELAYER_PRIVATE_KEY: key, RELAYER_PRIVATE_KEY_FILE: file }),
+      /RELAYER_PRIVATE_KEY: set either RELAYER_PRIVATE_KEY or RELAYER_PRIVATE_KEY_FILE, not both/,
+    );
+    assert.throws(
+      () => readSecretFiles({ PAYMASTER_SIGNER_KEY_FILE: join(dir, "missing") }),
+      /PAYMASTER_SIGNER_KEY_FILE: cannot read .*missing \(ENOENT\)/,
+    );
+    const empty = join(dir, "empty");
+    writeFileSync(empty, "\n");
+    assert.throws(() => readSecretFiles({ KEY_ENCRYPTION_KEY_FILE: empty }), /KEY_ENCRYPTION_KEY_FILE: .* is empty/);
   });
 });

@@ -13,6 +13,46 @@ export function parseEnv<T extends z.ZodType>(schema: T, source: NodeJS.ProcessE
   return result.data;
 }
 
+/** The secrets a service may read from a file (`<NAME>_FILE`) instead of its environment. */
+export const SECRET_FILE_VARIABLES = [
+  "RELAYER_PRIVATE_KEY",
+  "PAYMASTER_SIGNER_KEY",
+  "ARBITER_PRIVATE_KEY",
+  "KEY_ENCRYPTION_KEY",
+  "ADMIN_TOKEN",
+  "RELAYER_TOKEN",
+  "METRICS_TOKEN",
+  "DATABASE_URL",
+] as const;
+
+/**
+ * `source` with each secret `NAME` read from the file `NAME_FILE` names (trimmed), when that is set: the key then lives
+ * in a file only its service's user can read (a Docker/Kubernetes secret, a systemd credential, a KMS agent's
+ * output) and never in the process environment or a shell history. Setting both is refused, as is an empty file.
+ */
+export function readSecretFiles(
+  source: NodeJS.ProcessEnv,
+  names: readonly string[] = SECRET_FILE_VARIABLES,
+): NodeJS.ProcessEnv {
+  const out = { ...source };
+  for (const name of names) {
+    const path = source[`${name}_FILE`];
+    if (!path) continue;
+    if (source[name]) throw new Error(`invalid environment:\n  ${name}: set either ${name} or ${name}_FILE, not both`);
+    let value: string;
+    try {
+      value = readFileSync(path, "utf8").trim();
+    } catch (error) {
+      throw new Error(
+        `invalid environment:\n  ${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code})`,
+      );
+    }
+    if (!value) throw new Error(`invalid environment:\n  ${name}_FILE: ${path} is empty`);
+    out[name] = value;
+  }
+  return out;
+}
+
 /**
  * Refuses a paymaster approving key equal to the relayer's hot key (PAYMASTER_SIGNER_KEY = RELAYER_PRIVATE_KEY):
  * one leak would then hand over both roles, and the paymaster's budgets would guard the relayer's gas too.

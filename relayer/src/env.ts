@@ -1,4 +1,4 @@
-import { defaultDeploymentsFile, parseEnv, refuseSharedSigner, urlList } from "@agenthub/common";
+import { defaultDeploymentsFile, parseEnv, readSecretFiles, refuseSharedSigner, urlList } from "@agenthub/common";
 import { z } from "zod";
 
 const wei = z.string().regex(/^\d+$/, "an integer amount of wei").transform(BigInt);
@@ -40,7 +40,8 @@ export const relayerEnvSchema = z.object({
 export type RelayerEnv = z.infer<typeof relayerEnvSchema>;
 
 /** The relayer's environment; refuses a PAYMASTER_SIGNER_KEY beside it (one .env) equal to its own key. */
-export function loadRelayerEnv(source: NodeJS.ProcessEnv = process.env): RelayerEnv {
+export function loadRelayerEnv(given: NodeJS.ProcessEnv = process.env): RelayerEnv {
+  const source = readSecretFiles(given);
   const env = parseEnv(relayerEnvSchema, source);
   refuseSharedSigner(source.PAYMASTER_SIGNER_KEY, env.RELAYER_PRIVATE_KEY);
   return env;

@@ -12,6 +12,7 @@ import { devAccounts, repoRoot, startHardhatNode } from "./chain.ts";
 import { deployLocal } from "./deploy.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 import { FatalWait, type Managed, startProcess, waitFor } from "./process.ts";
+import { type Supervised, supervise } from "./supervise.ts";
 
 export interface StackOptions {
   dataDir: string;
@@ -37,6 +38,8 @@ export interface StackOptions {
   log?: (msg: string) => void;
   /** Aborting it stops a start in progress (Ctrl-C during start-up): what already runs is stopped, start rejects. */
   signal?: AbortSignal;
+  /** A service that keeps crashing is given up (scripts/lib/supervise.ts): the caller stops the stack loudly. */
+  onServiceGivenUp?: (name: string) => void;
 }
 
 export interface Stack {
@@ -51,6 +54,8 @@ export interface Stack {
   deploymentsFile: string;
   secrets: Secrets;
   env: Record<string, string>;
+  /** The supervised services (restarted when they crash): relayer, indexer, bundler (local chain), api. */
+  services: Supervised[];
   stop(): Promise<void>;
 }
 
@@ -243,82 +248,105 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
     const quiet = opts.quiet ?? false;
-    const spawnService = (name: string, cmd: string, args: string[], cwd: string, extraEnv = {}): Managed => {
+    const services: Supervised[] = [];
+    /** Starts a service and waits until `up` answers (or it exits: FatalWait); a failed start stops it again. */
+    const startService = async (
+      name: string,
+      cmd: string,
+      args: string[],
+      cwd: string,
+      up: () => Promise<boolean>,
+      { extraEnv = {}, timeoutMs = 60_000 }: { extraEnv?: Record<string, string>; timeoutMs?: number } = {},
+    ): Promise<Managed> => {
       const proc = startProcess(name, cmd, args, { cwd, env: { ...env, ...extraEnv }, quiet });
-      serviceStops.push((ms) => proc.stop(ms));
+      try {
+        await waitFor(
+          name,
+          async () => {
+            if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
+              throw new FatalWait(`${name} exited with ${proc.child.exitCode ?? proc.child.signalCode}`);
+            }
+            return (await up()) || undefined;
+          },
+          { timeoutMs, signal },
+        );
+      } catch (error) {
+        await proc.stop(SERVICE_GRACE_MS);
+        throw error;
+      }
       return proc;
     };
+    /** From now on `first` is restarted by `restart` whenever it exits on its own, and stopped with the stack. */
+    const supervised = (name: string, first: Managed, restart: () => Promise<Managed>): Supervised => {
+      const service = supervise(name, first, restart, { log, onGiveUp: opts.onServiceGivenUp });
+      services.push(service);
+      serviceStops.push((ms) => service.stop(ms));
+      return service;
+    };
+    const answers = async (url: string) => (await fetch(url)).ok;
 
     // The bundler starts first and comes up while the relayer and the indexer do (it is ready in ~2 s).
     const aa = deployments.accountAbstraction;
+    const bundlerPort = opts.bundlerPort ?? (await freePort());
+    const launchBundler = () => startBundler({ rpcUrl, entryPoint: aa!.entryPoint, port: bundlerPort, quiet, signal });
     bundler =
       !opts.rpcUrl && aa
-        ? startBundler({
-            rpcUrl,
-            entryPoint: aa.entryPoint,
-            port: opts.bundlerPort ?? (await freePort()),
-            quiet,
-            signal,
-          }).then((b) => {
-            serviceStops.push((ms) => b.stop(ms));
+        ? launchBundler().then((b) => {
+            supervised("bundler", b, launchBundler);
             return b;
           })
         : undefined;
     // Every rejection is observed at once (an aborted start must not leave an unhandled one behind).
     bundler?.catch(() => {});
 
-    const relayer = spawnService("relayer", tsx, ["src/main.ts"], join(repoRoot, "relayer"));
-    await waitFor(
-      "relayer",
-      async () => {
-        if (relayer.child.exitCode !== null) throw new FatalWait(`relayer exited with ${relayer.child.exitCode}`);
-        return (await fetch(`${env.RELAYER_URL}/health`)).ok || undefined;
-      },
-      { signal },
-    );
+    const launchRelayer = () =>
+      startService("relayer", tsx, ["src/main.ts"], join(repoRoot, "relayer"), () =>
+        answers(`${env.RELAYER_URL}/health`),
+      );
+    supervised("relayer", await launchRelayer(), launchRelayer);
     log(`relayer    ${env.RELAYER_URL}`);
 
     // A fresh deployment schema each start (Ponder cannot reuse a schema across builds); readers use the views.
+    // A restart after a crash reuses the schema: Ponder recovers from its checkpoint (rows after it are rolled back and
+    // indexed again), after waiting out the dead process's lock (its heartbeat, at most 25 s old).
     const ponderSchema = `ponder_${Date.now().toString(36)}`;
-    const ponder = spawnService(
-      "indexer",
-      join(repoRoot, "indexer", "node_modules", ".bin", "ponder"),
-      [
-        "start",
-        "--schema",
-        ponderSchema,
-        "--views-schema",
-        env.INDEXER_SCHEMA!,
-        "--port",
-        String(indexerPort),
-        "--hostname",
-        "127.0.0.1",
-      ],
-      join(repoRoot, "indexer"),
-      { PORT: String(indexerPort) }, // Ponder prefers $PORT over --port
-    );
-    await waitFor(
-      "indexer",
-      async () => {
-        if (ponder.child.exitCode !== null) throw new FatalWait(`indexer exited with ${ponder.child.exitCode}`);
-        return (await fetch(`http://127.0.0.1:${indexerPort}/health`)).ok || undefined;
-      },
-      { timeoutMs: 120_000, signal },
-    );
+    const launchIndexer = () =>
+      startService(
+        "indexer",
+        join(repoRoot, "indexer", "node_modules", ".bin", "ponder"),
+        [
+          "start",
+          "--schema",
+          ponderSchema,
+          "--views-schema",
+          env.INDEXER_SCHEMA!,
+          "--port",
+          String(indexerPort),
+          "--hostname",
+          "127.0.0.1",
+        ],
+        join(repoRoot, "indexer"),
+        () => answers(`http://127.0.0.1:${indexerPort}/health`),
+        { extraEnv: { PORT: String(indexerPort) }, timeoutMs: 120_000 }, // Ponder prefers $PORT over --port
+      );
+    supervised("indexer", await launchIndexer(), launchIndexer);
     log(`indexer    http://127.0.0.1:${indexerPort} (schema ${ponderSchema}, views in "${env.INDEXER_SCHEMA}")`);
     if (bundler) {
       env.BUNDLER_URL = (await bundler).url;
       log(`bundler    ${env.BUNDLER_URL} (Alto, EntryPoint ${aa?.entryPoint})`);
     }
 
-    const api = spawnService("api", tsx, ["src/main.ts"], join(repoRoot, "api"));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const launchApi = () =>
+      startService("api", tsx, ["src/main.ts"], join(repoRoot, "api"), () => answers(`${apiUrl}/health`));
+    const api = supervised("api", await launchApi(), launchApi);
     // Ready, not just alive: Postgres, chain, relayer and the indexer caught up with the chain head.
     const progress = indexerProgress(log);
     await waitFor(
       "api /ready",
       async () => {
-        if (api.child.exitCode !== null) throw new FatalWait(`api exited with ${api.child.exitCode}`);
+        const { child } = api.current;
+        if (child.exitCode !== null || child.signalCode !== null) throw new FatalWait("api exited");
         const res = await fetch(`${apiUrl}/ready`);
         const body = (await res.json()) as ReadyBody;
         progress(body);
@@ -328,6 +356,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       { timeoutMs: 120_000, signal },
     );
     log(`api        http://localhost:${apiPort}`);
+    // Up: from now on a service that exits on its own is restarted (and logged), not left dead.
+    for (const service of services) service.arm();
 
     return {
       apiUrl,
@@ -340,6 +370,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       deploymentsFile,
       secrets,
       env,
+      services,
       stop: stopAll,
     };
   } catch (error) {

@@ -189,13 +189,22 @@ describe("operations: liveness and readiness", () => {
     });
   });
 
-  it("/ready is 503 while the indexer is more than READY_MAX_INDEXER_LAG_BLOCKS behind", async () => {
+  it("/ready is 503 while the indexer is more than READY_MAX_INDEXER_LAG_BLOCKS behind or its heartbeat is old", async () => {
     // A views schema whose checkpoint stands at block 1 (Ponder's layout: 10-digit time, 16-digit chain, 16-digit block).
     const schema = `lagging_${Date.now().toString(36)}`;
     await db.query(`create schema ${schema}`);
     await db.query(`create table ${schema}._ponder_checkpoint (chain_name text, latest_checkpoint text)`);
     const checkpoint = `${"1".padStart(10, "0")}${"84532".padStart(16, "0")}${"1".padStart(16, "0")}${"0".repeat(33)}`;
     await db.query(`insert into ${schema}._ponder_checkpoint values ('agenthub', $1)`, [checkpoint]);
+    // Ponder's meta row with its heartbeat (ms since the epoch), fresh for now.
+    await db.query(`create table ${schema}._ponder_meta (key text primary key, value jsonb)`);
+    const beat = (agoMs: number) =>
+      db.query(
+        `insert into ${schema}._ponder_meta values ('app', jsonb_build_object('heartbeat_at', $1::bigint))
+         on conflict (key) do update set value = excluded.value`,
+        [Date.now() - agoMs],
+      );
+    await beat(0);
     try {
       const strict = await startTestApi({ INDEXER_SCHEMA: schema, READY_MAX_INDEXER_LAG_BLOCKS: "2" });
       const res = await strict.get("/ready");
@@ -210,7 +219,20 @@ describe("operations: liveness and readiness", () => {
       assert.ok(body.checks.indexer.lagBlocks > 2);
 
       const lenient = await startTestApi({ INDEXER_SCHEMA: schema, READY_MAX_INDEXER_LAG_BLOCKS: "1000000" });
-      assert.equal((await lenient.get("/ready")).status, 200);
+      const fine = await lenient.get("/ready");
+      assert.equal(fine.status, 200);
+      const { indexer } = ((await fine.json()) as { checks: { indexer: Record<string, unknown> } }).checks;
+      assert.ok((indexer.heartbeatAgeSeconds as number) < 5, JSON.stringify(indexer));
+      assert.equal(indexer.maxHeartbeatAgeSeconds, 30);
+
+      // The same checkpoint, but nothing has beaten for a minute: a dead or stalled indexer, whatever the lag says.
+      await beat(60_000);
+      const stale = await startTestApi({ INDEXER_SCHEMA: schema, READY_MAX_INDEXER_LAG_BLOCKS: "1000000" });
+      const dead = await stale.get("/ready");
+      const deadBody = (await dead.json()) as { failing: string[]; checks: { indexer: { error: string } } };
+      assert.equal(dead.status, 503);
+      assert.deepEqual(deadBody.failing, ["indexer"]);
+      assert.match(deadBody.checks.indexer.error, /no heartbeat for 6\d s: the indexer is down or stalled/);
     } finally {
       await db.query(`drop schema ${schema} cascade`);
     }

@@ -228,6 +228,13 @@ function defineViews(schemaName: string) {
         timestamp: uint("timestamp").notNull(),
       })
       .existing(),
+    /** Ponder's own record of the running app; `value.heartbeat_at` (ms) is rewritten every 10 s while it runs. */
+    ponderMeta: s
+      .view("_ponder_meta", {
+        key: text("key").notNull(),
+        value: jsonb("value").notNull(),
+      })
+      .existing(),
     /** Ponder's progress per chain; the checkpoint string is timestamp(10) | chain id(16) | block number(16) | ... */
     ponderCheckpoint: s
       .view("_ponder_checkpoint", {

@@ -66,7 +66,9 @@ export class Operations {
           chain: this.chain,
           relayer: this.relayer,
           checkpointView: this.views.names.ponderCheckpoint,
+          metaView: this.views.names.ponderMeta,
           maxLagBlocks: this.env.READY_MAX_INDEXER_LAG_BLOCKS,
+          maxHeartbeatAgeSeconds: this.env.READY_MAX_INDEXER_HEARTBEAT_AGE_SECONDS,
           timeoutMs: this.env.READY_TIMEOUT_MS,
           bundler:
             this.env.BUNDLER_URL && this.deployments?.accountAbstraction
@@ -153,6 +155,15 @@ export class Operations {
       const { head, indexed } = await this.probe();
       if (head !== undefined && indexed !== undefined) g.set(Number(head > indexed ? head - indexed : 0n));
     });
+    gauge(
+      "indexer_heartbeat_age_seconds",
+      "Seconds since the indexer last wrote its heartbeat (every 10 s while it runs)",
+      [],
+      async (g) => {
+        const { heartbeatAgeSeconds } = await this.probe();
+        if (heartbeatAgeSeconds !== undefined) g.set(heartbeatAgeSeconds);
+      },
+    );
     gauge("relayer_pending_transactions", "Relayer transactions sent and not yet mined", [], async (g) => {
       const { relayer } = await this.probe();
       if (relayer) g.set(relayer.pending);

@@ -1,6 +1,8 @@
-// Readiness: is every part a request may need up? Postgres, the chain RPC, the relayer, the indexer caught up
-// with the chain head (within READY_MAX_INDEXER_LAG_BLOCKS), and the ERC-4337 bundler when one is configured. Probes run on the operations pool, never on the pool
-// user requests share, each with a deadline, and at most once a second however often /ready is asked.
+// Readiness: is every part a request may need up? Postgres, the chain RPC, the relayer, the indexer alive (its own
+// heartbeat, within READY_MAX_INDEXER_HEARTBEAT_AGE_SECONDS: on a quiet chain a dead indexer falls no block behind)
+// and caught up with the chain head (within READY_MAX_INDEXER_LAG_BLOCKS), and the ERC-4337 bundler when one is
+// configured. Probes run on the operations pool, never on the pool user requests share, each with a deadline, and at
+// most once a second however often /ready is asked.
 import type { RelayerClient, RelayerStatus } from "@agenthub/relayer/client";
 import type pg from "pg";
 import type { PublicClient } from "viem";
@@ -18,7 +20,14 @@ export interface Readiness {
     database: Check;
     chain: Check & { headBlock?: string };
     relayer: Check & { address?: string; pending?: number; balanceWei?: string | null; balanceLow?: boolean | null };
-    indexer: Check & { indexedBlock?: string; lagBlocks?: number; maxLagBlocks: number };
+    indexer: Check & {
+      indexedBlock?: string;
+      lagBlocks?: number;
+      maxLagBlocks: number;
+      /** Seconds since the indexer last wrote its heartbeat (database clock). */
+      heartbeatAgeSeconds?: number;
+      maxHeartbeatAgeSeconds: number;
+    };
     /** Present when BUNDLER_URL is set: it answers and serves the deployment's EntryPoint. */
     bundler?: Check & { entryPoint?: string };
   };
@@ -29,6 +38,7 @@ export interface Probe {
   readiness: Readiness;
   head?: bigint;
   indexed?: bigint;
+  heartbeatAgeSeconds?: number;
   relayer?: RelayerStatus;
 }
 
@@ -48,9 +58,11 @@ export interface ReadinessOptions {
   pool: pg.Pool;
   chain: PublicClient;
   relayer: RelayerClient;
-  /** The qualified name of Ponder's checkpoint view. */
+  /** The qualified names of Ponder's checkpoint and meta views. */
   checkpointView: string;
+  metaView: string;
   maxLagBlocks: number;
+  maxHeartbeatAgeSeconds: number;
   timeoutMs: number;
   bundler?: { url: string; entryPoint: string };
 }
@@ -73,7 +85,7 @@ async function probeBundler(bundler: { url: string; entryPoint: string }, timeou
 
 export async function probe(opts: ReadinessOptions): Promise<Probe> {
   const { timeoutMs } = opts;
-  const [database, head, indexed, relayer, bundler] = await Promise.allSettled([
+  const [database, head, indexed, heartbeat, relayer, bundler] = await Promise.allSettled([
     withDeadline(opts.pool.query("select 1"), timeoutMs, "postgres"),
     withDeadline(opts.chain.getBlockNumber({ cacheTime: 0 }), timeoutMs, "chain RPC"),
     withDeadline(
@@ -84,6 +96,15 @@ export async function probe(opts: ReadinessOptions): Promise<Probe> {
       ),
       timeoutMs,
       "indexer checkpoint",
+    ),
+    withDeadline(
+      // Ponder's heartbeat (ms since the epoch, the indexer's clock) against the database's clock.
+      opts.pool.query<{ age: number | null }>(
+        `select extract(epoch from clock_timestamp()) - (value->>'heartbeat_at')::float8 / 1000 as age
+         from ${opts.metaView} where key = 'app'`,
+      ),
+      timeoutMs,
+      "indexer heartbeat",
     ),
     opts.relayer.status(),
     opts.bundler ? probeBundler(opts.bundler, timeoutMs) : Promise.resolve(undefined),
@@ -96,7 +117,7 @@ export async function probe(opts: ReadinessOptions): Promise<Probe> {
         database: database.status === "fulfilled" ? { ok: true } : failure(database.reason),
         chain: head.status === "fulfilled" ? { ok: true, headBlock: head.value.toString() } : failure(head.reason),
         relayer: { ok: false },
-        indexer: { ok: false, maxLagBlocks: opts.maxLagBlocks },
+        indexer: { ok: false, maxLagBlocks: opts.maxLagBlocks, maxHeartbeatAgeSeconds: opts.maxHeartbeatAgeSeconds },
       },
     },
   };
@@ -123,23 +144,34 @@ export async function probe(opts: ReadinessOptions): Promise<Probe> {
   } else {
     checks.relayer = failure(relayer.reason);
   }
+  const limits = { maxLagBlocks: opts.maxLagBlocks, maxHeartbeatAgeSeconds: opts.maxHeartbeatAgeSeconds };
+  const age = heartbeat.status === "fulfilled" ? heartbeat.value.rows[0]?.age : undefined;
+  if (age != null) out.heartbeatAgeSeconds = Math.max(0, age);
   if (indexed.status === "rejected") {
-    checks.indexer = { ...failure(indexed.reason), maxLagBlocks: opts.maxLagBlocks };
+    checks.indexer = { ...failure(indexed.reason), ...limits };
   } else if (indexed.value.rows[0]?.block == null) {
-    checks.indexer = { ok: false, error: "nothing indexed yet", maxLagBlocks: opts.maxLagBlocks };
+    checks.indexer = { ok: false, error: "nothing indexed yet", ...limits };
   } else {
     out.indexed = BigInt(indexed.value.rows[0].block);
     const lag = out.head === undefined ? undefined : Number(out.head > out.indexed ? out.head - out.indexed : 0n);
+    const heartbeatAge = out.heartbeatAgeSeconds;
+    const error =
+      heartbeatAge === undefined
+        ? `no heartbeat: ${heartbeat.status === "rejected" ? failure(heartbeat.reason).error : "none written"}`
+        : heartbeatAge > opts.maxHeartbeatAgeSeconds
+          ? `no heartbeat for ${Math.round(heartbeatAge)} s: the indexer is down or stalled`
+          : lag === undefined
+            ? "chain head unknown"
+            : lag > opts.maxLagBlocks
+              ? `${lag} blocks behind the chain head`
+              : undefined;
     checks.indexer = {
-      ok: lag !== undefined && lag <= opts.maxLagBlocks,
+      ok: error === undefined,
       indexedBlock: out.indexed.toString(),
       lagBlocks: lag,
-      maxLagBlocks: opts.maxLagBlocks,
-      ...(lag === undefined
-        ? { error: "chain head unknown" }
-        : lag > opts.maxLagBlocks
-          ? { error: `${lag} blocks behind the chain head` }
-          : {}),
+      ...(heartbeatAge === undefined ? {} : { heartbeatAgeSeconds: Math.round(heartbeatAge * 10) / 10 }),
+      ...limits,
+      ...(error ? { error } : {}),
     };
   }
   out.readiness.failing = Object.entries(checks)

@@ -20,6 +20,8 @@ const readiness = z.object({
       indexedBlock: z.string().optional(),
       lagBlocks: z.number().int().optional(),
       maxLagBlocks: z.number().int(),
+      heartbeatAgeSeconds: z.number().optional(),
+      maxHeartbeatAgeSeconds: z.number().int(),
     }),
     bundler: check.extend({ entryPoint: z.string().optional() }).optional(),
   }),
@@ -43,8 +45,9 @@ const ready = createRoute({
   path: "/ready",
   tags: ["system"],
   summary:
-    "Readiness: Postgres, chain RPC, relayer, indexer (within READY_MAX_INDEXER_LAG_BLOCKS) and, when BUNDLER_URL " +
-    "is set, the ERC-4337 bundler all good",
+    "Readiness: Postgres, chain RPC, relayer, indexer (alive: heartbeat within " +
+    "READY_MAX_INDEXER_HEARTBEAT_AGE_SECONDS; within READY_MAX_INDEXER_LAG_BLOCKS) and, when BUNDLER_URL is set, " +
+    "the ERC-4337 bundler all good",
   responses: {
     200: { description: "Ready to serve", content: { "application/json": { schema: readiness } } },
     503: {
