@@ -105,16 +105,16 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
     }
 
     /// @inheritdoc IInsurancePool
-    /// @dev Callable by `from` itself or the relayer, so that nobody can redirect a payer's permit (or standing
-    /// allowance) to another agent. A failing permit (e.g. front-run, already used) is ignored: the transfer
-    /// then succeeds only if the allowance is already in place.
+    /// @dev Callable by `from` itself or the relayer, so that nobody can redirect a payer's permit to another agent.
+    /// The permit must succeed: a failing one (used, expired, not `from`'s) reverts, so the relayer's role can never
+    /// spend a standing allowance `from` gave the pool (a front-run permit fails the call; the payer signs anew).
     function stakeWithPermit(uint256 agentId, address from, uint256 amount, uint256 deadline, uint8 v, bytes32 r, bytes32 s)
         external
         nonReentrant
         whenNotPaused
     {
         if (msg.sender != from && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
-        try IERC20Permit(address(usdc)).permit(from, address(this), amount, deadline, v, r, s) {} catch {}
+        IERC20Permit(address(usdc)).permit(from, address(this), amount, deadline, v, r, s);
         _stake(agentId, from, amount);
     }
 

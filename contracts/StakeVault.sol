@@ -107,8 +107,9 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
 
     /// @inheritdoc IStakeVault
     /// @dev Callable by `from` itself or the relayer: the permit does not name the agent, so anyone else could
-    /// otherwise redirect `from`'s permit (or standing allowance) into a stake they control. A failing permit
-    /// (e.g. already used by a front-runner) is ignored; the transfer then needs the allowance to be in place.
+    /// otherwise redirect `from`'s permit into a stake they control. The permit must succeed: a failing one (used,
+    /// expired, not `from`'s) reverts, so the relayer's role can never spend a standing allowance `from` gave the
+    /// vault for its own deposits (a front-run permit fails the call; the payer signs a new one).
     function depositWithPermit(
         uint256 agentId,
         address from,
@@ -121,7 +122,7 @@ contract StakeVault is RolePausable, TransientReentrancyGuard, IStakeVault {
         if (_msgSender() != from && !hasRole(RELAYER_ROLE, _msgSender())) {
             revert StakeVaultUnauthorized(_msgSender(), agentId);
         }
-        try IERC20Permit(address(usdc)).permit(from, address(this), amount, deadline, v, r, s) {} catch {}
+        IERC20Permit(address(usdc)).permit(from, address(this), amount, deadline, v, r, s);
         _deposit(agentId, from, amount);
     }
 

@@ -111,17 +111,6 @@ const named =
       : `${fn}: ${key} ${args[index]} is not the request's ${expected}`;
   };
 
-/** Argument `index` (an address, or a struct's `field`) must be the account the request's scope names. */
-const namedAccount =
-  (fn: string, index: number, field?: string): ArgumentCheck =>
-  (args, ctx) => {
-    const expected = ctx.scope?.account;
-    if (expected === undefined) return `${fn}: the relay request must name the account it acts for (scope.account)`;
-    const arg = args[index];
-    const value = (field ? (arg as Record<string, unknown>)[field] : arg) as Address;
-    return isAddressEqual(value, expected) ? null : `${fn}: account ${value} is not the request's ${expected}`;
-  };
-
 /** Argument `index` must be a positive amount. */
 const positive =
   (fn: string, index: number): ArgumentCheck =>
@@ -152,10 +141,10 @@ export const argumentChecks: Partial<Record<string, ArgumentCheck>> = {
       ? "StakeVault.slash: needs 1..10000 bps and a reason"
       : null,
   ),
-  // A permit's payer stakes into the agent the request named: nobody redirects a standing allowance elsewhere.
+  // A permit's payer stakes into the agent the request named. The payer is not the caller's to name: the vault
+  // reverts unless `from`'s own permit for exactly this amount succeeds, so no standing allowance is ever spent.
   "StakeVault.depositWithPermit": all(
     named("StakeVault.depositWithPermit", "agentId", 0),
-    namedAccount("StakeVault.depositWithPermit", 1),
     positive("StakeVault.depositWithPermit", 2),
   ),
   "StakeVault.requestWithdrawal": all(
@@ -165,7 +154,6 @@ export const argumentChecks: Partial<Record<string, ArgumentCheck>> = {
   "StakeVault.withdraw": named("StakeVault.withdraw", "agentId", 0),
   "InsurancePool.stakeWithPermit": all(
     named("InsurancePool.stakeWithPermit", "agentId", 0),
-    namedAccount("InsurancePool.stakeWithPermit", 1),
     positive("InsurancePool.stakeWithPermit", 2),
   ),
   "InsurancePool.requestWithdrawal": all(

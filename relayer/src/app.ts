@@ -35,10 +35,6 @@ const relayBody = z.object({
         .string()
         .regex(/^\d{1,78}$/)
         .optional(),
-      account: z
-        .string()
-        .refine((v) => isAddress(v), "address")
-        .optional(),
     })
     .strict()
     .optional(),
@@ -97,7 +93,6 @@ export function createRelayerApp(opts: {
         agentId: scope.agentId === undefined ? undefined : BigInt(scope.agentId),
         runId: scope.runId === undefined ? undefined : BigInt(scope.runId),
         subscriptionId: scope.subscriptionId === undefined ? undefined : BigInt(scope.subscriptionId),
-        account: scope.account as Address | undefined,
       },
     });
     return c.json(result);

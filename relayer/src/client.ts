@@ -60,7 +60,6 @@ export class RelayerClient {
       agentId: scope.agentId?.toString(),
       runId: scope.runId?.toString(),
       subscriptionId: scope.subscriptionId?.toString(),
-      account: scope.account,
     };
     return this.post<RelayResult>("/v1/transactions", { target, data, idempotencyKey, scope: named });
   }

@@ -14,15 +14,15 @@ export interface RelayLog {
 }
 
 /**
- * What the API request behind a call named: the agent, the on-chain run, the subscription (vault id) or the paying
- * account it acts for. A call that acts for one of them without an on-chain consent must name it, and its calldata
- * must act on exactly that one: a confused or compromised caller cannot aim a signed request at another party.
+ * What the API request behind a call named: the agent, the on-chain run or the subscription (vault id) it acts for.
+ * A call that acts for one of them without an on-chain consent must name it, and its calldata must act on exactly
+ * that one: a confused or compromised caller cannot aim a signed request at another party. No paying account: a
+ * permit deposit's payer is whoever signed the permit, which the contracts require to succeed.
  */
 export interface RelayScope {
   agentId?: bigint;
   runId?: bigint;
   subscriptionId?: bigint;
-  account?: Address;
 }
 
 /** The answer to a relayed call: its mined transaction. */

@@ -186,10 +186,9 @@ describe("InsurancePool", () => {
       await assertInvariant(ctx, [1n, 2n]);
     });
 
-    it("stakeWithPermit: a front-run (already used) permit is ignored and the allowance is used", async () => {
+    it("stakeWithPermit: a failing permit reverts; the relayer cannot pull a standing allowance (balances to the unit)", async () => {
       const ctx = await loadFixture(deployPool);
       const { pool, usdc, relayer, agentOwner, other } = ctx;
-      await usdc.write.approve([pool.address, 0n], { account: agentOwner.account });
       const deadline = BigInt(await time.latest()) + 3600n;
       const { v, r, s } = await signPermit(ctx.usdc, agentOwner, {
         spender: ctx.pool.address,
@@ -197,14 +196,38 @@ describe("InsurancePool", () => {
         deadline,
         domain: MOCK_USDC_DOMAIN,
       });
-      // someone submits the permit directly first
+      // someone submits the permit directly first: the relayed stake reverts instead of spending that allowance
       await usdc.write.permit([agentOwner.account.address, pool.address, usd(10), deadline, v, r, s], {
         account: other.account,
       });
-      await pool.write.stakeWithPermit([2n, agentOwner.account.address, usd(10), deadline, v, r, s], {
-        account: relayer.account,
+      const [payerBefore, poolBefore] = [
+        await usdc.read.balanceOf([agentOwner.account.address]),
+        await usdc.read.balanceOf([pool.address]),
+      ];
+      await viem.assertions.revertWithCustomError(
+        pool.write.stakeWithPermit([2n, agentOwner.account.address, usd(10), deadline, v, r, s], {
+          account: relayer.account,
+        }),
+        usdc,
+        "ERC2612InvalidSigner",
+      );
+      // a permit signed by someone else does not unlock the payer's allowance either
+      const forged = await signPermit(ctx.usdc, other, {
+        spender: ctx.pool.address,
+        value: usd(10),
+        deadline,
+        domain: MOCK_USDC_DOMAIN,
       });
-      assert.equal(await pool.read.coverageOf([2n]), usd(10));
+      await viem.assertions.revertWithCustomError(
+        pool.write.stakeWithPermit([2n, agentOwner.account.address, usd(10), deadline, forged.v, forged.r, forged.s], {
+          account: relayer.account,
+        }),
+        usdc,
+        "ERC2612InvalidSigner",
+      );
+      assert.equal(await usdc.read.balanceOf([agentOwner.account.address]), payerBefore);
+      assert.equal(await usdc.read.balanceOf([pool.address]), poolBefore);
+      assert.equal(await pool.read.coverageOf([2n]), 0n);
     });
 
     it("stakeWithPermit: only the payer or the relayer may submit (InsurancePoolUnauthorized)", async () => {
@@ -232,7 +255,7 @@ describe("InsurancePool", () => {
       assert.equal(await pool.read.coverageOf([1n]), usd(10));
     });
 
-    it("stakeWithPermit: an invalid permit without allowance reverts in the token", async () => {
+    it("stakeWithPermit: an invalid permit reverts in the token", async () => {
       const ctx = await loadFixture(deployPool);
       const { pool, usdc, relayer, agentOwner } = ctx;
       await usdc.write.approve([pool.address, 0n], { account: agentOwner.account });
@@ -248,7 +271,7 @@ describe("InsurancePool", () => {
           account: relayer.account,
         }),
         usdc,
-        "ERC20InsufficientAllowance",
+        "ERC2612InvalidSigner",
       );
     });
   });

@@ -93,7 +93,7 @@ describe("StakeVault", () => {
       );
     });
 
-    it("depositWithPermit: the relayer submits the payer's permit; a front-run permit does not brick it", async () => {
+    it("depositWithPermit: the relayer submits the payer's permit; a permit that fails reverts the deposit", async () => {
       const core = await fixture();
       const { usdc, vault, owner, agentId, wallets } = core;
       await usdc.write.mint([owner.account.address, 100_000_000n]);
@@ -109,25 +109,52 @@ describe("StakeVault", () => {
       );
       assert.equal(await vault.read.stakeOf([agentId]), MIN_STAKE);
 
-      // Someone front-runs the permit itself: the deposit still goes through on the allowance it created.
+      // Someone front-runs the permit itself: the deposit reverts instead of spending the allowance it created.
       p = await signPermit(core.usdc, owner, { spender: vault.address, value: 7n, deadline: now + 600n });
       await usdc.write.permit([owner.account.address, vault.address, 7n, now + 600n, p.v, p.r, p.s], {
         account: wallets.other.account,
       });
-      await vault.write.depositWithPermit([agentId, owner.account.address, 7n, now + 600n, p.v, p.r, p.s], {
-        account: owner.account,
-      });
-      assert.equal(await vault.read.stakeOf([agentId]), MIN_STAKE + 7n);
-
-      // A bad permit without allowance fails on the transfer.
       await viem.assertions.revertWithCustomError(
-        vault.write.depositWithPermit([agentId, owner.account.address, 1n, now + 600n, p.v, p.r, p.s], {
-          account: owner.account,
+        vault.write.depositWithPermit([agentId, owner.account.address, 7n, now + 600n, p.v, p.r, p.s], {
+          account: wallets.relayer.account,
         }),
         usdc,
-        "ERC20InsufficientAllowance",
+        "ERC2612InvalidSigner",
       );
+      assert.equal(await vault.read.stakeOf([agentId]), MIN_STAKE);
       await checkInvariant(core, [agentId]);
+    });
+
+    it("depositWithPermit: the relayer cannot pull a standing allowance into another agent (balances to the unit)", async () => {
+      const core = await fixture();
+      const { usdc, vault, owner, agentId, wallets } = core;
+      const attackerAgent = await mintAgent(core, wallets.other.account.address);
+      // The payer approved the vault for its own deposits (a standing allowance) and holds the funds.
+      await usdc.write.mint([owner.account.address, 3n * MIN_STAKE]);
+      await usdc.write.approve([vault.address, 3n * MIN_STAKE], { account: owner.account });
+      const now = (await core.publicClient.getBlock()).timestamp;
+      // A permit the payer signed for 1 unit, replayed for the whole allowance, and a signature of the attacker's.
+      const small = await signPermit(core.usdc, owner, { spender: vault.address, value: 1n, deadline: now + 600n });
+      const forged = await signPermit(core.usdc, wallets.other, {
+        spender: vault.address,
+        value: MIN_STAKE,
+        deadline: now + 600n,
+      });
+      const vaultBefore = await usdc.read.balanceOf([vault.address]);
+      for (const p of [small, forged]) {
+        await viem.assertions.revertWithCustomError(
+          vault.write.depositWithPermit([attackerAgent, owner.account.address, MIN_STAKE, now + 600n, p.v, p.r, p.s], {
+            account: wallets.relayer.account,
+          }),
+          usdc,
+          "ERC2612InvalidSigner",
+        );
+      }
+      assert.equal(await usdc.read.balanceOf([owner.account.address]), 3n * MIN_STAKE);
+      assert.equal(await usdc.read.balanceOf([vault.address]), vaultBefore);
+      assert.equal(await usdc.read.allowance([owner.account.address, vault.address]), 3n * MIN_STAKE);
+      assert.equal(await vault.read.stakeOf([attackerAgent]), 0n);
+      await checkInvariant(core, [agentId, attackerAgent]);
     });
 
     it("depositWithPermit cannot be submitted by a third party (it would redirect the payer's funds)", async () => {

@@ -476,6 +476,42 @@ describe("payments: standard x402 (exact, EIP-3009 USDC)", () => {
     assert.equal(await usdcBalance(payer.address), before);
   });
 
+  it("a smart-account (non-65-byte) signature: cheap checks first, then at most 5 on-chain verifications per payer and minute", async () => {
+    const payer = newWallet();
+    const stranger = newWallet();
+    // 66 bytes: not ECDSA, so only the chain (ERC-1271 / ERC-6492) could verify it.
+    const unverifiable = async (o: AuthOptions = {}) => ({
+      ...(await signAuthorization(payer.account, o)),
+      signature: `0x${"ab".repeat(66)}` as Hex,
+    });
+    const send = async (headers: Record<string, string>) => {
+      const res = await post(stack.apiUrl, headers);
+      return { status: res.status, code: res.body.error?.code as string, message: res.body.error?.message as string };
+    };
+    // Refused by the recipient and amount rules, before any signature check: no on-chain call, nothing counted.
+    for (let i = 0; i < 6; i++) {
+      const wrongTo = await send(v2Header(await unverifiable({ to: stranger.address })));
+      assert.equal(wrongTo.status, 401);
+      assert.match(wrongTo.message, /authorization\.to must be/);
+    }
+    assert.equal((await send(v2Header(await unverifiable({ value: 999n })))).code, "INSUFFICIENT_AMOUNT");
+    // Well-formed for this route: verified on chain (and refused), five times per minute for this payer...
+    for (let i = 0; i < 5; i++) {
+      const answer = await send(v2Header(await unverifiable()));
+      assert.equal(answer.status, 401, JSON.stringify(answer));
+      assert.match(answer.message, /does not recover/);
+    }
+    // ...then 429 before any chain call; another payer is not affected.
+    const limited = await send(v2Header(await unverifiable()));
+    assert.equal(limited.status, 429, JSON.stringify(limited));
+    assert.equal(limited.code, "RATE_LIMITED");
+    const other = newWallet();
+    const otherAnswer = await send(
+      v2Header({ ...(await signAuthorization(other.account)), signature: `0x${"ab".repeat(66)}` as Hex }),
+    );
+    assert.equal(otherAnswer.status, 401);
+  });
+
   it("a failed request (invalid body) settles nothing and leaves the authorization usable", async () => {
     const payer = await fundedPayer();
     const before = await usdcBalance(payer.address);

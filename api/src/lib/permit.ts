@@ -25,9 +25,8 @@ export interface PermitRequest {
 
 /**
  * Checks an EIP-2612 permit before it is relayed: signed by `owner` over exactly this spender, value, the owner's
- * current token nonce and deadline, and not expired on chain time. The contracts try the permit and fall back to
- * an existing allowance (so a front-run permit cannot block a deposit); without this check, any signature would let
- * a caller move an owner's approved USDC. 400 INVALID_PERMIT otherwise.
+ * current token nonce and deadline, and not expired on chain time (the contracts revert when the permit fails, so
+ * a bad one would only cost the relayer a reverted transaction). 400 INVALID_PERMIT otherwise.
  */
 export async function verifiedPermit(deps: Deps, p: PermitRequest): Promise<{ v: number; r: Hex; s: Hex }> {
   const parts = splitPermitSignature(p.signature);
@@ -54,7 +53,8 @@ export async function verifiedPermit(deps: Deps, p: PermitRequest): Promise<{ v:
       signature: p.signature as Hex,
     }).catch(() => undefined);
   // The owner's latest permit, already used: a retried request. It goes on to the relayer under the same
-  // idempotency key, which answers the first transaction; used by anyone else, it granted this allowance itself.
+  // idempotency key, which answers the first transaction; used by anyone else (front-run), the relayed deposit
+  // reverts on chain and spends nothing.
   if ((await signerAt(nonce)) !== owner && !(nonce > 0n && (await signerAt(nonce - 1n)) === owner)) {
     throw apiError(
       "INVALID_PERMIT",

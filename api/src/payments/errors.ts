@@ -10,7 +10,8 @@ export type PaymentErrorCode =
   | "NONCE_REUSED"
   | "PAYMENT_PENDING"
   | "PAYMENT_SETTLEMENT_FAILED"
-  | "RELAYER_UNAVAILABLE";
+  | "RELAYER_UNAVAILABLE"
+  | "RATE_LIMITED";
 
 /** A payment failure with its catalogued status (api/src/errors.ts). */
 export class PaymentError extends Error {

@@ -20,6 +20,7 @@ import { ChainClock } from "../lib/chain-time.ts";
 import { type PaymentRow, PaymentStore } from "../stores/payments.ts";
 import { type ParsedSignature, toLowS } from "./eip712.ts";
 import { PaymentError } from "./errors.ts";
+import { OnchainVerificationBudget } from "./onchain-budget.ts";
 import type { Recoverer } from "./recover.ts";
 import { checkSpecRules, parseSpecPayment, specMessage, specPaymentStruct } from "./spec-scheme.ts";
 import type { PaymentInfo } from "./types.ts";
@@ -73,9 +74,13 @@ export type HeaderGetter = (name: string) => string | undefined;
 
 const usdcAbi = TestUSDCAbi;
 
+/** ERC-1271 / ERC-6492 signatures verified on chain per payer and minute (per API process). */
+export const ONCHAIN_VERIFICATIONS_PER_PAYER_MINUTE = 5;
+
 export class PaymentGate {
   readonly store: PaymentStore;
   private readonly clock: ChainClock;
+  private readonly onchainChecks = new OnchainVerificationBudget(ONCHAIN_VERIFICATIONS_PER_PAYER_MINUTE, 60_000);
 
   constructor(private readonly deps: GateDeps) {
     this.store = new PaymentStore(deps.pool);
@@ -166,13 +171,22 @@ export class PaymentGate {
     const offer = this.offer(pricedPath);
     const p = parseExactPayment(raw, offer);
     const a = p.authorization;
+    // Cheap checks first (recipient, amount, endpoint; the format was parsed): a payment that cannot be accepted
+    // never costs a signature recovery, let alone an on-chain call.
+    checkExactRules(p, offer, calledPath);
     const struct = authorizationStruct(offer.asset);
     const digest = struct.digest({ ...a });
     let valid: boolean;
     if (p.parsed) {
       valid = (await this.recover(digest, p.parsed)) === a.from;
     } else {
-      // Smart-account (ERC-1271 / ERC-6492) signatures are checked by the chain.
+      // Smart-account (ERC-1271 / ERC-6492) signatures are checked by the chain, a bounded number per payer.
+      if (!this.onchainChecks.take(a.from)) {
+        throw new PaymentError(
+          "RATE_LIMITED",
+          `at most ${ONCHAIN_VERIFICATIONS_PER_PAYER_MINUTE} smart-account payment signatures of ${a.from} are verified per minute`,
+        );
+      }
       valid = await this.deps.chain
         .verifyTypedData({
           address: a.from,
@@ -190,7 +204,6 @@ export class PaymentGate {
         "the authorization signature does not recover authorization.from",
         "invalid_exact_evm_signature",
       );
-    checkExactRules(p, offer, calledPath);
 
     const claim = await this.store.claimX402({
       payer: a.from,

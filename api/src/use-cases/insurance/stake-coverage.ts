@@ -69,7 +69,7 @@ export async function stakeCoverage(deps: Deps, p: StakeCoverageParameters): Pro
       "stakeWithPermit",
       [BigInt(agent.id), wallet, amount, deadline, v, r, s],
       `insurance-stake-permit:${signature.toLowerCase()}`,
-      { agentId: BigInt(agent.id), account: wallet },
+      { agentId: BigInt(agent.id) },
     );
     hash = relayed.txHash;
     mode = "PERMIT";

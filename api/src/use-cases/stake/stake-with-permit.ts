@@ -34,7 +34,7 @@ export async function stakeWithPermit(deps: Deps, p: StakeWithPermitParameters):
     "depositWithPermit",
     [BigInt(p.agentId), getAddress(p.walletAddress), amount, BigInt(p.deadline), v, r, s],
     `stake-permit:${p.signature.toLowerCase()}`,
-    { agentId: BigInt(p.agentId), account: getAddress(p.walletAddress) },
+    { agentId: BigInt(p.agentId) },
   );
   await recordDeposit(deps, agent, relayed.txHash, p.walletAddress, amount);
   return stakeAnswer(deps, p.agentId, relayed.txHash);
