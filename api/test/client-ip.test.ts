@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Hono } from "hono";
-import { clientIp } from "../src/lib/client-ip.ts";
+import { clientIp, rateKeyOf } from "../src/lib/client-ip.ts";
 
 /** What clientIp answers for an X-Forwarded-For header with `hops` trusted proxies (no socket here: "unknown"). */
 async function ipFor(forwarded: string | undefined, hops: number): Promise<string> {
@@ -25,5 +25,21 @@ describe("clientIp", () => {
 
   it("ignores X-Forwarded-For entirely without trusted proxies", async () => {
     assert.equal(await ipFor("1.1.1.1", 0), "unknown");
+  });
+});
+
+describe("rateKeyOf", () => {
+  it("keys IPv6 clients by their /64 and IPv4-mapped addresses as IPv4", () => {
+    assert.equal(rateKeyOf("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+    assert.equal(rateKeyOf("2001:db8:1:2:ffff:ffff:ffff:ffff"), "2001:db8:1:2::/64");
+    assert.equal(rateKeyOf("2001:0db8:0001:0002::9"), "2001:db8:1:2::/64");
+    assert.notEqual(rateKeyOf("2001:db8:1:3::1"), rateKeyOf("2001:db8:1:2::1"));
+    assert.equal(rateKeyOf("::1"), "0:0:0:0::/64");
+    assert.equal(rateKeyOf("fe80::1%eth0"), "fe80:0:0:0::/64");
+    assert.equal(rateKeyOf("::ffff:203.0.113.7"), "203.0.113.7");
+    assert.equal(rateKeyOf("::FFFF:203.0.113.7"), "203.0.113.7");
+    assert.equal(rateKeyOf("::ffff:cb00:7107"), "203.0.113.7");
+    assert.equal(rateKeyOf("203.0.113.7"), "203.0.113.7");
+    assert.equal(rateKeyOf("unknown"), "unknown");
   });
 });

@@ -2,6 +2,7 @@
 // X-Forwarded-For entries left of the trusted hops are written by the client: they must not pick the IP.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { rateKeyOf } from "@agenthub/api/lib/client-ip";
 import { registerAgent } from "../support/agents.ts";
 import { api, db, freshIp } from "../support/stack.ts";
 
@@ -17,7 +18,7 @@ describe("client IP", () => {
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const { rows } = await db.query("select reporter_ip from api.agent_report where id = $1", [res.body.reportId]);
-    assert.equal(rows[0].reporter_ip, real);
+    assert.equal(rows[0].reporter_ip, rateKeyOf(real)); // reporters count by their /64
   });
 
   it("spoofed first hops do not escape the per-IP registration limit (3 per day)", async () => {
@@ -32,6 +33,25 @@ describe("client IP", () => {
       if (res.status === 429) assert.equal(res.body.error.code, "RATE_LIMITED");
     }
     assert.deepEqual(statuses, [201, 201, 201, 429]);
+  });
+
+  it("IPv6 clients are one client per /64, and an IPv4-mapped address is its IPv4 (registration limit, 3 per day)", async () => {
+    const subnet = freshIp().replace(/::1$/, "");
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await api("POST", "/api/agents/register", {
+        body: { name: `v6-${i}` },
+        ip: `${subnet}:${(i + 1).toString(16)}:${(0xbeef + i).toString(16)}:9:${i}`,
+      });
+      statuses.push(res.status);
+    }
+    assert.deepEqual(statuses, [201, 201, 201, 429], "four addresses of one /64 share one limit");
+    const v4 = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const mapped: number[] = [];
+    for (const ip of [v4, `::ffff:${v4}`, v4, `::ffff:${v4}`]) {
+      mapped.push((await api("POST", "/api/agents/register", { body: { name: "v4-mapped" }, ip })).status);
+    }
+    assert.deepEqual(mapped, [201, 201, 201, 429], "IPv4 and its IPv4-mapped form are one client");
   });
 
   it("malformed registrations from one IP use no registration slot: then 3 valid ones get 201, the 4th 429", async () => {

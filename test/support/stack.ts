@@ -26,13 +26,14 @@ export const publicClient = createPublicClient({ chain, transport: http(stack.rp
 export const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 4 });
 
 // Test files run in their own processes against one stack whose rate limits live for the whole suite: each process
-// takes a random 64-bit prefix (a pid modulo something repeats across a hundred files and collided in CI).
-const ipPrefix = `fd${randomBytes(7).toString("hex")}`.replace(/(.{4})(?=.)/g, "$1:");
+// takes a random 48-bit prefix (a pid modulo something repeats across a hundred files and collided in CI), and each
+// call its own /64 under it, since per-IP limits key IPv6 clients by their /64.
+const ipPrefix = `fd${randomBytes(5).toString("hex")}`.replace(/(.{4})(?=.)/g, "$1:");
 let ipCounter = 0;
-/** A distinct client address per call, in this process and across the suite's processes. */
+/** A distinct client (its own /64) per call, in this process and across the suite's processes. */
 export function freshIp(): string {
   ipCounter += 1;
-  return `${ipPrefix}::${ipCounter.toString(16)}`;
+  return `${ipPrefix}:${ipCounter.toString(16)}::1`;
 }
 
 export interface ApiResponse<T = any> {

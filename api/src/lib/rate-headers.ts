@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
 import { PLANS } from "../domain/plans.ts";
-import { clientIp } from "./client-ip.ts";
+import { clientKey } from "./client-ip.ts";
 import { LIMITS, writeRateHeaders } from "./rate-limit.ts";
 
 export const rateHeaderFallback: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -18,7 +18,7 @@ export const rateHeaderFallback: MiddlewareHandler<AppEnv> = async (c, next) => 
     const decision = org
       ? await rateLimiter.peek(`org:${org.id}`, [{ windowSec: 60, max: PLANS[org.plan].requestsPerMinute }])
       : // The public limit is counted by leases (app.ts): read it the same way.
-        await rateLimiter.peekLeased(`public:${clientIp(c, env.TRUST_PROXY)}`, LIMITS.public);
+        await rateLimiter.peekLeased(`public:${clientKey(c, env.TRUST_PROXY)}`, LIMITS.public);
     writeRateHeaders(c, decision);
   } catch (err) {
     // The answer is already made; headers are not worth turning it into an error.

@@ -4,7 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type pg from "pg";
 import type { AppEnv } from "../context.ts";
 import { apiError } from "../errors.ts";
-import { clientIp } from "./client-ip.ts";
+import { clientKey } from "./client-ip.ts";
 
 export interface Limit {
   windowSec: number;
@@ -33,7 +33,7 @@ export async function enforceRateLimit(
   opts: { leased?: boolean } = {},
 ): Promise<void> {
   const { env, rateLimiter } = c.get("deps");
-  const key = `${name}:${clientIp(c, env.TRUST_PROXY)}`;
+  const key = `${name}:${clientKey(c, env.TRUST_PROXY)}`;
   const decision = opts.leased ? await rateLimiter.hitLeased(key, limits) : await rateLimiter.hit(key, limits, db);
   writeRateHeaders(c, decision);
   if (!decision.allowed) {

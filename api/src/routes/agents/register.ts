@@ -1,7 +1,7 @@
 // POST /api/agents/register: parses, registers (registration.ts), answers once with the claim code.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Deps } from "../../context.ts";
-import { clientIp } from "../../lib/client-ip.ts";
+import { clientKey } from "../../lib/client-ip.ts";
 import { idempotencyKeyHeader, idempotencyKeyOf } from "../../lib/idempotency.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit, LIMITS } from "../../lib/rate-limit.ts";
@@ -63,7 +63,7 @@ export const registerRoutes = router().openapi(route, async (c) => {
   const body = c.req.valid("json");
   const org = c.get("org");
   const registered = await registerAgent(deps, body, {
-    ip: clientIp(c, deps.env.TRUST_PROXY),
+    ip: clientKey(c, deps.env.TRUST_PROXY),
     idempotencyKey: idempotencyKeyOf(c),
     // Counted after validation and never for a replay. With an organization key the plan's agent quota applies
     // instead of the per-IP registration limit.

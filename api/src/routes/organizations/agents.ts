@@ -1,7 +1,7 @@
 // The organization's agents: registration under the organization (its plan's agent quota) and the directory
 // search over its agents and those of organizations sharing reputation with it.
 import { createRoute, z } from "@hono/zod-openapi";
-import { clientIp } from "../../lib/client-ip.ts";
+import { clientKey } from "../../lib/client-ip.ts";
 import { idempotencyKeyOf } from "../../lib/idempotency.ts";
 import { router } from "../../lib/openapi.ts";
 import { errorResponses, json, jsonBody, pageQuery } from "../../lib/schemas.ts";
@@ -69,7 +69,7 @@ export const orgAgentRoutes = router()
     const { id } = c.req.valid("param");
     await getOrganization(deps, { id });
     const registered = await registerAgent(deps, c.req.valid("json"), {
-      ip: clientIp(c, deps.env.TRUST_PROXY),
+      ip: clientKey(c, deps.env.TRUST_PROXY),
       orgId: id,
       idempotencyKey: idempotencyKeyOf(c),
       beforeInsert: (client) => reserveOrgAgentSlot(client, id),

@@ -3,7 +3,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
 import { chainClock } from "../../lib/chain-time.ts";
-import { clientIp } from "../../lib/client-ip.ts";
+import { clientKey } from "../../lib/client-ip.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit } from "../../lib/rate-limit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -60,7 +60,7 @@ export const agentReportRoutes = router().openapi(reportRoute, async (c) => {
     agentId: id,
     reason: body.reason,
     details: body.details,
-    reporterIp: clientIp(c, deps.env.TRUST_PROXY),
+    reporterIp: clientKey(c, deps.env.TRUST_PROXY),
     filedAt: await chainClock(deps).now(),
   });
   return c.json(

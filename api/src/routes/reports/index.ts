@@ -9,7 +9,7 @@ import { ADMIN_TOKEN } from "../../auth/security-schemes.ts";
 import { verifySignedAction } from "../../auth/signed-action.ts";
 import { REPORT_CATEGORIES } from "../../domain/report-risk.ts";
 import { apiError } from "../../errors.ts";
-import { clientIp } from "../../lib/client-ip.ts";
+import { clientKey } from "../../lib/client-ip.ts";
 import { router } from "../../lib/openapi.ts";
 import { enforceRateLimit, type Limit } from "../../lib/rate-limit.ts";
 import { errorResponses, json, jsonBody } from "../../lib/schemas.ts";
@@ -102,7 +102,7 @@ export const reportRoutes = router()
     // Counted here, after validation: malformed requests use up nobody's allowance.
     await enforceRateLimit(c, "report-create", REPORT_IP_LIMITS);
     const body = c.req.valid("json");
-    const filed = await createReport(deps, { ...body, reporterIp: clientIp(c, deps.env.TRUST_PROXY) });
+    const filed = await createReport(deps, { ...body, reporterIp: clientKey(c, deps.env.TRUST_PROXY) });
     return c.json(
       {
         reportId: filed.reportId,
