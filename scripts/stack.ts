@@ -7,6 +7,7 @@ import { busyPorts, describeHolders } from "./lib/ports.ts";
 import { embeddedPostgresPid } from "./lib/postgres.ts";
 import { beginShutdown } from "./lib/process.ts";
 import { loadStackEnv, type StackEnv } from "./lib/stack-env.ts";
+import { ensureWebBuild } from "./lib/web-build.ts";
 
 // .env first (real environment variables win): it may point the stack at an external database or chain.
 const envFile = loadDotEnv();
@@ -59,6 +60,8 @@ Stop them (e.g. \`kill <pid>\`) or choose other ports (PORT, RELAYER_PORT, INDEX
 
 // Fresh clone: compile the contracts and generate the typed ABIs the deploy step and services import.
 ensureBuild();
+// The web app the API serves at / (built when missing or stale).
+ensureWebBuild();
 
 const starting = new AbortController();
 let stopping = false;

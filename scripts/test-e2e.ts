@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { startTestDns } from "../test/support/dns.ts";
 import { repoRoot } from "./lib/chain.ts";
 import { startStack } from "./lib/stack.ts";
+import { ensureWebBuild } from "./lib/web-build.ts";
 
 // Hermetic: a developer's .env (say, a live RPC_URL) must not leak into the test stack's services.
 process.env.ENV_FILE = "";
@@ -30,6 +31,8 @@ function suiteOrder(): string[] {
 }
 
 const started = Date.now();
+// The API serves the web app from web/dist; the browser tests drive it (built when missing or stale).
+ensureWebBuild();
 // A real DNS server on loopback answers the domain-verification TXT lookups (tests write its records file).
 const dns = await startTestDns(join(dataDir, "dns-records.json"));
 // Background jobs run on short intervals so tests see uptime checks, expiry and recomputes within seconds.

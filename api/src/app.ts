@@ -14,6 +14,7 @@ import { corsMiddleware } from "./lib/cors.ts";
 import { rateHeaderFallback } from "./lib/rate-headers.ts";
 import { LIMITS, rateLimit } from "./lib/rate-limit.ts";
 import { PAID_PATHS as PRICED_PATHS } from "./payments/index.ts";
+import { activityRoutes } from "./routes/activity/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
 import { attestationRoutes } from "./routes/attestations/index.ts";
 import { authRoutes } from "./routes/auth/index.ts";
@@ -40,6 +41,7 @@ import { healthRoutes } from "./routes/system/health.ts";
 import { ipfsRoutes } from "./routes/system/ipfs.ts";
 import { timeRoutes } from "./routes/system/time.ts";
 import { verificationRoutes } from "./routes/verifications/index.ts";
+import { webApp } from "./routes/web-app.ts";
 import { whiteLabelSite } from "./routes/white-label/index.ts";
 
 /** Paid routes are priced per request instead of rate limited (spec §8). */
@@ -95,9 +97,13 @@ export function createApp(deps: Deps) {
   app.use("/api/*", async (c, next) => (PAID_PATHS.has(c.req.path) || c.get("org") ? next() : publicLimit(c, next)));
   // The public endpoints outside /api (OpenAPI document, /docs, /ipfs/*, the claim page, unknown paths) share the
   // same per-IP allowance and carry its headers. Operators' probes are exempt: /health must answer without the
-  // database, and a limited /ready or /metrics would report the limiter, not the service.
+  // database, and a limited /ready or /metrics would report the limiter, not the service. So are the web app's
+  // hashed static files, which a browser caches for a year and which cost no database work.
   app.use("*", async (c, next) =>
-    c.req.path === "/api" || c.req.path.startsWith("/api/") || UNLIMITED_PATHS.has(c.req.path)
+    c.req.path === "/api" ||
+    c.req.path.startsWith("/api/") ||
+    UNLIMITED_PATHS.has(c.req.path) ||
+    c.req.path.startsWith("/assets/")
       ? next()
       : publicLimit(c, next),
   );
@@ -120,6 +126,8 @@ export function createApp(deps: Deps) {
     return c.json(document);
   });
   app.route("/docs", docsRoutes);
+  // The web app last: its page URLs are whatever no route above answered.
+  app.use("*", webApp);
 
   app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route for ${c.req.method} ${c.req.path}`), 404));
 
@@ -188,6 +196,7 @@ export function mountRoutes(app: RouteMount, { dev }: { dev: boolean }): void {
   app.route("/api/agents", agentReportRoutes); // /{id}/report, beside the signed reports
   app.route("/api/agents", moderationRoutes); // /{id}/slash
   app.route("/api/runs", runRoutes);
+  app.route("/api/activity", activityRoutes);
   app.route("/api/credits", creditRoutes);
   app.route("/ipfs", ipfsRoutes);
   app.route("/api/intelligence", searchRoutes);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defaultDeploymentsFile, parseEnv, readSecretFiles, refuseSharedSigner, urlList } from "@agenthub/common";
 import { z } from "zod";
 
@@ -56,6 +57,8 @@ export const apiEnvSchema = z.object({
       }
       return origins;
     }),
+  /** The built web app (pnpm --filter @agenthub/web build), served at /; without it / answers a static front door. */
+  WEB_DIST_DIR: z.string().default(fileURLToPath(new URL("../../web/dist", import.meta.url))),
   /** Schema where Ponder publishes its views (ponder start --views-schema). */
   INDEXER_SCHEMA: z
     .string()

@@ -18,6 +18,7 @@ import { type SearchQuery, search } from "./features/search.ts";
 import { usdcBalance } from "./features/shared.ts";
 import { Subscriptions } from "./features/subscriptions.ts";
 import { Verifications } from "./features/verifications.ts";
+import type { Query } from "./types.ts";
 
 export class AgentHub {
   /** The typed low-level client (openapi-fetch over the server's own OpenAPI document) for anything not wrapped. */
@@ -60,6 +61,11 @@ export class AgentHub {
   /** Paid agent search (x402 by default, or the spec's x-payment). */
   search(query: SearchQuery, pay: PayWith) {
     return search(this.core, query, pay);
+  }
+
+  /** Live activity: indexed run events of every run, newest first; poll with `after` = the last answer's cursor. */
+  activity(query: Query<"/api/activity", "get"> = {}) {
+    return this.core.call(this.core.api.GET("/api/activity", { params: { query } }));
   }
 
   /** Unix seconds on the chain's clock (deadlines are checked against it). */

@@ -153,10 +153,15 @@ describe("white-label sites over HTTP (Host header)", () => {
     assert.ok(css.body.includes("--primary:#c2255c"));
     assert.ok(css.body.includes("--accent:#2b8a3e"));
 
-    // The same paths on the service's own host are not a site.
+    // The same paths on the service's own host are not a site: / is AgentHub's own front door (the web app), with
+    // nothing of the organization's; brand.css is not served there.
     const plain = await getWithHost(`localhost:${publicPort}`, "/");
-    assert.equal(plain.status, 404);
-    assert.equal(JSON.parse(plain.body).error.code, "NOT_FOUND");
+    assert.equal(plain.status, 200);
+    assert.ok(!plain.body.includes("Acme"), "no organization's brand on the service's own host");
+    assert.ok(!csp(plain).includes(logoOrigin));
+    const plainCss = await getWithHost(`localhost:${publicPort}`, "/brand.css");
+    assert.equal(plainCss.status, 404);
+    assert.equal(JSON.parse(plainCss.body).error.code, "NOT_FOUND");
   });
 
   it("lists the organization's agents only, escaped, with capability filter and pagination", async () => {

@@ -164,7 +164,7 @@ export interface AgentListEntry {
   metadataUri: string;
   claimed: boolean;
   registeredAt: bigint;
-  profile: Pick<AgentRecord["profile"], "capabilities" | "programmingLangs" | "domains" | "tools">;
+  profile: Pick<AgentRecord["profile"], "name" | "capabilities" | "programmingLangs" | "domains" | "tools">;
 }
 
 interface ListRow {
@@ -173,6 +173,7 @@ interface ListRow {
   metadata_uri: string;
   claimed: boolean;
   registered_at: string;
+  name: string | null;
   capabilities: string[] | null;
   programming_langs: string[] | null;
   domains: string[] | null;
@@ -198,7 +199,7 @@ export async function listAgents(
     deps.pool.query<ListRow>(
       prepared(
         `select a.id::text, a.wallet, a.metadata_uri, a.claimed, a.registered_at::text,
-                p.capabilities, p.programming_langs, p.domains, p.tools
+                p.name, p.capabilities, p.programming_langs, p.domains, p.tools
            from ${schema.agent} a
            left join api.agent_profile p on p.agent_id = a.id
            ${scope}
@@ -223,6 +224,7 @@ export async function listAgents(
       claimed: r.claimed,
       registeredAt: BigInt(r.registered_at),
       profile: {
+        name: r.name ?? "",
         capabilities: r.capabilities ?? [],
         programmingLangs: r.programming_langs ?? [],
         domains: r.domains ?? [],

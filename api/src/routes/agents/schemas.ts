@@ -47,6 +47,7 @@ export const updateBody = z
 
 export const agentListItem = z.object({
   tokenId: z.number(),
+  name: z.string().openapi({ description: "the profile's name (empty before the profile is stored)" }),
   walletAddress: z.string(),
   ipfsHash: z.string(),
   claimed: z.boolean(),
@@ -61,7 +62,6 @@ export const agentStatus = z.enum(["UNVERIFIED", "PROVISIONAL", "ESTABLISHED", "
 
 export const agentDetail = agentListItem.extend({
   id: z.number(),
-  name: z.string(),
   description: z.string(),
   ownerAddress: z.string(),
   endpoints: z.record(z.string(), z.string()),

@@ -7,6 +7,7 @@ import type { agentDetail, agentListItem } from "./schemas.ts";
 export function toListItem(agent: AgentListEntry): z.infer<typeof agentListItem> {
   return {
     tokenId: agent.id,
+    name: agent.profile.name,
     walletAddress: agent.wallet,
     ipfsHash: agent.metadataUri,
     claimed: agent.claimed,
@@ -27,7 +28,6 @@ export function toDetail(
   return {
     ...toListItem(agent),
     id: agent.id,
-    name: agent.profile.name,
     description: agent.profile.description,
     ownerAddress: agent.owner,
     endpoints: agent.profile.endpoints,

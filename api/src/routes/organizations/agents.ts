@@ -48,7 +48,6 @@ const searchRoute = createRoute({
       z.object({
         agents: z.array(
           agentListItem.extend({
-            name: z.string(),
             organization: z
               .string()
               .openapi({ description: "the agent's organization (this one, or one sharing with it)" }),
@@ -93,7 +92,6 @@ export const orgAgentRoutes = router()
     });
     const agents = found.agents.map(({ record, orgId }) => ({
       ...toListItem(record),
-      name: record.profile.name,
       organization: orgId,
       reputation: record.score,
     }));

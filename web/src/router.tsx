@@ -1,0 +1,66 @@
+// The app's routes (TanStack Router, code-based). Each page is its own chunk, loaded when first visited; the
+// explorer pages need no wallet. Part 2 (governance, organization dashboard) adds its routes beside these.
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from "@tanstack/react-router";
+import { Layout, NotFound } from "./components/Layout.tsx";
+
+const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
+
+const homeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/",
+  component: lazyRouteComponent(() => import("./pages/Home.tsx"), "HomePage"),
+});
+const agentsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/agents",
+  component: lazyRouteComponent(() => import("./pages/Agents.tsx"), "AgentsPage"),
+});
+const agentRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/agents/$agentId",
+  component: lazyRouteComponent(() => import("./pages/Agent.tsx"), "AgentPage"),
+});
+const leaderboardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/leaderboard",
+  component: lazyRouteComponent(() => import("./pages/Leaderboard.tsx"), "LeaderboardPage"),
+});
+const statsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/stats",
+  component: lazyRouteComponent(() => import("./pages/Stats.tsx"), "StatsPage"),
+});
+const runsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/runs",
+  component: lazyRouteComponent(() => import("./pages/Runs.tsx"), "RunsPage"),
+});
+const runRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/runs/$runId",
+  component: lazyRouteComponent(() => import("./pages/Run.tsx"), "RunPage"),
+});
+const activityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/activity",
+  component: lazyRouteComponent(() => import("./pages/Activity.tsx"), "ActivityPage"),
+});
+
+const routeTree = rootRoute.addChildren([
+  homeRoute,
+  agentsRoute,
+  agentRoute,
+  leaderboardRoute,
+  statsRoute,
+  runsRoute,
+  runRoute,
+  activityRoute,
+]);
+
+export const router = createRouter({ routeTree, defaultPreload: "intent", scrollRestoration: true });
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}
