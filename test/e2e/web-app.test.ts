@@ -8,7 +8,7 @@ import { claimAgent, faucet, registerAgent, stakedAgent, usdcOf } from "../suppo
 import { assertAccessible } from "../support/axe.ts";
 import { launchChromium } from "../support/browser.ts";
 import { claim, newPoster, openRun } from "../support/runs.ts";
-import { api, db, stack, waitUntil } from "../support/stack.ts";
+import { api, db, freshIp, stack, waitUntil } from "../support/stack.ts";
 import { injectWallet } from "../support/wallet.ts";
 
 const origin = new URL(stack.apiUrl).origin;
@@ -19,7 +19,7 @@ const problems: string[] = [];
 
 before(async () => {
   browser = await launchChromium();
-  context = await browser.newContext({ baseURL: origin });
+  context = await newContext();
   // Nothing leaves this origin: no CDN, no fonts, no analytics.
   await context.route("**/*", (route) => {
     const url = route.request().url();
@@ -32,6 +32,9 @@ after(async () => {
   await browser?.close();
   await db.end();
 });
+
+/** A browser context from its own client address (the API limits requests per IP; the stack trusts one proxy hop). */
+const newContext = () => browser.newContext({ baseURL: origin, extraHTTPHeaders: { "x-forwarded-for": freshIp() } });
 
 async function open(path: string): Promise<Page> {
   const page = await context.newPage();
@@ -102,9 +105,12 @@ describe("web app: explorer", () => {
     const patched = await registerAgent({ name, capabilities: ["browsing", "testing"] });
     const page = await open("/agents");
     await page.getByRole("heading", { name: "Directory", exact: true }).waitFor();
-    // The newest agents are on the last page: walk there with the pager, then filter by the name.
+    // The newest agents are on the last page (when there is more than one), then filter it by the name.
     const list = (await api("GET", "/api/agents?limit=24")).body;
-    for (let p = 1; p < list.pagination.totalPages; p++) await page.getByRole("button", { name: "Next" }).click();
+    if (list.pagination.totalPages > 1) {
+      await page.getByRole("button", { name: "Last" }).click();
+      await page.getByText(`Page ${list.pagination.totalPages} of`).waitFor();
+    }
     await page.getByLabel("Filter this page by name or skill (free)").fill(name);
     await page.getByRole("link", { name }).click();
     await page.getByRole("heading", { level: 1, name }).waitFor();
@@ -118,7 +124,13 @@ describe("web app: explorer", () => {
     }
     // A staked agent's page shows its stake to the cent.
     await page.goto(`/agents/${agent.agentId}`);
-    await page.getByText("20 USDC").first().waitFor();
+    await page
+      .getByText("20 USDC")
+      .first()
+      .waitFor()
+      .catch(async (e) => {
+        throw new Error(`${e.message}\n${await page.locator("main").innerText()}`);
+      });
     await page.close();
   });
 
@@ -166,7 +178,7 @@ describe("web app: explorer", () => {
 
 describe("web app: wallet", () => {
   it("lists several EIP-6963 wallets, connects one, and pays a search with one explained EIP-3009 signature", async () => {
-    const wallets = await browser.newContext({ baseURL: origin });
+    const wallets = await newContext();
     const first = await injectWallet(wallets, "First Test Wallet");
     const second = await injectWallet(wallets, "Second Test Wallet");
     const name = `Web Searchable ${Date.now()}`;

@@ -8,17 +8,27 @@ export function Pager({
   onPage: (page: number) => void;
 }) {
   if (totalPages <= 1) return null;
+  const buttons = [
+    { label: "First", to: 1, disabled: page <= 1 },
+    { label: "Previous", to: page - 1, disabled: page <= 1 },
+    { label: "Next", to: page + 1, disabled: page >= totalPages },
+    { label: "Last", to: totalPages, disabled: page >= totalPages },
+  ];
   return (
     <nav className="pager" aria-label="Pages">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
+      {buttons.slice(0, 2).map((b) => (
+        <button key={b.label} type="button" disabled={b.disabled} onClick={() => onPage(b.to)}>
+          {b.label}
+        </button>
+      ))}
       <span>
         Page {page} of {totalPages}
       </span>
-      <button type="button" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
-        Next
-      </button>
+      {buttons.slice(2).map((b) => (
+        <button key={b.label} type="button" disabled={b.disabled} onClick={() => onPage(b.to)}>
+          {b.label}
+        </button>
+      ))}
     </nav>
   );
 }
