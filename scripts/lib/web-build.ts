@@ -19,12 +19,13 @@ function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
-/** The app's sources, its build config and lockfile-pinned dependencies, and the SDK's sources. */
+/** The app's sources, its build config and lockfile-pinned dependencies, the SDK's sources and the protocol it re-exports. */
 export function webSourcesFingerprint(): string {
   const hash = createHash("sha256");
   const inputs = [
     ...sourceFiles(join(webDir, "src")),
     ...sourceFiles(join(repoRoot, "sdk", "src")),
+    ...sourceFiles(join(repoRoot, "common", "src", "protocol")),
     join(webDir, "index.html"),
     join(webDir, "vite.config.ts"),
     join(webDir, "package.json"),
