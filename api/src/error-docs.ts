@@ -124,6 +124,7 @@ export const ERROR_DOCS: Partial<Record<ErrorCode, string>> = {
   RUN_NOT_AVAILABLE: "claim: the run is not OPEN or its deadline has passed",
   RUN_NOT_FOUND: "run id does not exist",
   SELF_REPORT: "the reporter is the subject agent's owner or wallet",
+  STAKE_LOCKED: "a stake withdrawal would leave less than the open runs the agent holds lock",
   STAKE_AMOUNT_MISMATCH: "deposit smaller than the stated amount",
   SUBDOMAIN_TAKEN: "organization subdomain already in use",
   SUBSCRIPTION_LIMIT_EXCEEDED: "interval under 1 hour, over 366 runs or 366 days, task over 4,000 characters",

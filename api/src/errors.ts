@@ -171,6 +171,7 @@ export const ERRORS = {
   SLASH_RATE_LIMITED: { status: 429, message: "slash rate limited" },
   STAKE_AMOUNT_MISMATCH: { status: 400, message: "stake amount mismatch" },
   STAKE_BELOW_BADGE_MINIMUM: { status: 400, message: "stake below badge minimum" },
+  STAKE_LOCKED: { status: 409, message: "the stake backs runs the agent holds" },
   SUBDOMAIN_TAKEN: { status: 409, message: "subdomain taken" },
   SUBSCRIPTION_LIMIT_EXCEEDED: { status: 400, message: "the cadence exceeds the subscription limits" },
   SUBSCRIPTION_NOT_FOUND: { status: 404, message: "subscription not found" },

@@ -4,7 +4,8 @@
 import { run } from "node:test";
 import { tap } from "node:test/reporters";
 
-const stream = run({ files: process.argv.slice(2), concurrency: 1, timeout: 300_000 });
+// Per file: the documentation walk-through (test/e2e/docs-walkthrough.test.ts) runs some forty CLI processes.
+const stream = run({ files: process.argv.slice(2), concurrency: 1, timeout: 900_000 });
 stream.on("test:fail", () => {
   process.exitCode = 1;
 });

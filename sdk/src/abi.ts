@@ -26,3 +26,5 @@ export const insurancePoolAbi = parseAbi([
   "function stake(uint256 agentId, uint256 amount)",
   "function requestWithdrawal(uint256 agentId, uint256 amount)",
 ]);
+
+export const governanceTokenAbi = parseAbi(["function delegate(address delegatee)"]);

@@ -53,7 +53,7 @@ export class AgentHub {
     this.reports = new Reports(this.core);
   }
 
-  /** The deployment: chain id, contracts, USDC, payment recipient, prices (fetched once). */
+  /** The deployment (GET /api/config, fetched once): chain id, every address, parameters, payment recipient, prices. */
   config() {
     return this.core.config();
   }
@@ -66,6 +66,11 @@ export class AgentHub {
   /** Live activity: indexed run events of every run, newest first; poll with `after` = the last answer's cursor. */
   activity(query: Query<"/api/activity", "get"> = {}) {
     return this.core.call(this.core.api.GET("/api/activity", { params: { query } }));
+  }
+
+  /** A viem public client on the configured RPC (rpcUrl or publicClient), for the chain GET /api/config names. */
+  chain() {
+    return this.core.chain();
   }
 
   /** Unix seconds on the chain's clock (deadlines are checked against it). */

@@ -34,6 +34,48 @@ export interface AccountAbstractionAddresses {
   simpleAccountFactory: Address;
 }
 
+/** What GET /api/config (`hub.config()`) says that these helpers use. */
+export interface DeploymentConfig {
+  usdc: { address: string };
+  contracts: Record<string, string>;
+  accountAbstraction: {
+    entryPoint: string;
+    simple7702Account: string;
+    simpleAccountFactory: string;
+    bundlerUrl: string | null;
+  } | null;
+}
+
+/**
+ * The deployment these helpers need, from the API's GET /api/config (`await hub.config()`): a remote agent needs no
+ * deployments file. Throws when the deployment has no ERC-4337 contracts.
+ */
+export function fromConfig(config: DeploymentConfig): {
+  deployment: AgentDeployment;
+  accountAbstraction: AccountAbstractionAddresses;
+  bundlerUrl: string | null;
+} {
+  const aa = config.accountAbstraction;
+  if (!aa) throw new Error("this deployment has no ERC-4337 contracts (GET /api/config -> accountAbstraction is null)");
+  const at = (name: string) => {
+    const address = config.contracts[name];
+    if (!address) throw new Error(`GET /api/config names no ${name}`);
+    return { address: address as Address };
+  };
+  return {
+    deployment: {
+      usdc: { address: config.usdc.address as Address },
+      contracts: { StakeVault: at("StakeVault"), RunEscrow: at("RunEscrow"), InsurancePool: at("InsurancePool") },
+    },
+    accountAbstraction: {
+      entryPoint: aa.entryPoint as Address,
+      simple7702Account: aa.simple7702Account as Address,
+      simpleAccountFactory: aa.simpleAccountFactory as Address,
+    },
+    bundlerUrl: aa.bundlerUrl,
+  };
+}
+
 export interface AgentCall {
   to: Address;
   data: Hex;

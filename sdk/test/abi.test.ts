@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { type Abi, type AbiFunction, toFunctionSignature } from "viem";
 // A relative import: the published package must not depend on the private workspace package.
 import * as generated from "../../common/src/generated/abis.ts";
-import { erc20Abi, insurancePoolAbi, runEscrowAbi, stakeVaultAbi } from "../src/abi.ts";
+import { erc20Abi, governanceTokenAbi, insurancePoolAbi, runEscrowAbi, stakeVaultAbi } from "../src/abi.ts";
 
 const signatures = (abi: Abi) =>
   new Set(abi.filter((f): f is AbiFunction => f.type === "function").map((f) => toFunctionSignature(f)));
@@ -16,6 +16,7 @@ describe("SDK contract fragments", () => {
     ["StakeVault", stakeVaultAbi, generated.StakeVaultAbi],
     ["RunEscrow", runEscrowAbi, generated.RunEscrowAbi],
     ["InsurancePool", insurancePoolAbi, generated.InsurancePoolAbi],
+    ["AgentHubToken", governanceTokenAbi, generated.AgentHubTokenAbi],
   ] as const) {
     it(`${name}: every fragment exists in the compiled contract`, () => {
       const known = signatures(contract as Abi);

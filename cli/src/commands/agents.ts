@@ -136,6 +136,26 @@ export function agentsCommand(): Command {
       }),
     );
 
+  agents
+    .command("unstake <agentId>")
+    .description(
+      "withdraw stake, gasless, signed by the agent's owner: --amount requests it (the cooldown starts), --complete pays it to the owner after the cooldown",
+    )
+    .option("--amount <usdc>", "request a withdrawal of this much USDC")
+    .option("--complete", "complete the pending withdrawal (after the cooldown)")
+    .action(
+      action(async (ctx, id: string, flags: { amount?: string; complete?: boolean }) => {
+        const agentId = positiveInt(id, "agentId");
+        if ((flags.amount === undefined) === !flags.complete)
+          throw new UsageError("give either --amount <usdc> (request) or --complete");
+        const signer = await ctx.signer();
+        const res = flags.complete
+          ? await ctx.hub.agents.completeStakeWithdrawal(agentId, { signer })
+          : await ctx.hub.agents.requestStakeWithdrawal(agentId, { amount: usdc(flags.amount!), signer });
+        ctx.out.result(res, () => details(res as never));
+      }),
+    );
+
   profileOptions(
     agents
       .command("update <agentId>")

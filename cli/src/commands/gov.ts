@@ -1,4 +1,4 @@
-// agenthub gov propose|cancel|vote|show|list|power: proposals sent from your wallet, votes by signature (gasless).
+// agenthub gov propose|cancel|vote|show|list|delegate|power: proposals sent from your wallet, votes by signature (gasless).
 import { Command, Option } from "commander";
 import { type Address, encodeFunctionData, erc20Abi, type Hex, isAddress } from "viem";
 import { action } from "../command.ts";
@@ -134,6 +134,17 @@ export function govCommand(): Command {
             "voteEnd",
           ]),
         );
+      }),
+    );
+
+  gov
+    .command("delegate [delegatee]")
+    .description("give your token votes to an address (default: yourself); you send the transaction and pay gas")
+    .action(
+      action(async (ctx, delegatee?: string) => {
+        if (delegatee !== undefined && !isAddress(delegatee)) throw new UsageError(`${delegatee}: not an address`);
+        const res = await ctx.hub.governance.delegate(await ctx.wallet(), delegatee as Address | undefined);
+        ctx.out.result(res, () => details({ txHash: res.txHash, delegatee: res.delegatee, ...res.holder } as never));
       }),
     );
 

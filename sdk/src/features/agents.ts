@@ -90,6 +90,33 @@ export class Agents {
     );
   }
 
+  /**
+   * Stake withdrawal, phase 1 (gasless): asks to withdraw `amount` USDC base units; the vault's cooldown starts
+   * (GET /api/config -> parameters.stakeWithdrawalCooldownSeconds). Signed by the identity token's owner.
+   */
+  async requestStakeWithdrawal(agentId: number, opts: { amount: bigint | string; signer: SignerLike }) {
+    const signed = await this.core.signAction(opts.signer, "stake-withdraw-request", "agent", agentId);
+    this.core.progress("api", `relaying the withdrawal request of ${opts.amount} from agent ${agentId}'s stake`);
+    return this.core.call(
+      this.core.api.POST("/api/agents/{id}/stake/withdraw", {
+        params: { path: { id: agentId } },
+        body: { phase: "request", amount: String(opts.amount), ...signed },
+      }),
+    );
+  }
+
+  /** Stake withdrawal, phase 2 (gasless), after the cooldown: the vault pays the requested amount to the owner. */
+  async completeStakeWithdrawal(agentId: number, opts: { signer: SignerLike }) {
+    const signed = await this.core.signAction(opts.signer, "stake-withdraw", "agent", agentId);
+    this.core.progress("api", `relaying the withdrawal of agent ${agentId}'s pending stake`);
+    return this.core.call(
+      this.core.api.POST("/api/agents/{id}/stake/withdraw", {
+        params: { path: { id: agentId } },
+        body: { phase: "complete", ...signed },
+      }),
+    );
+  }
+
   /** Stakes from the caller's own wallet (approve + StakeVault.deposit, paying gas), then records the deposit. */
   async stakeFromWallet(agentId: number, opts: { amount: bigint | string; wallet: OwnWallet }) {
     const amount = BigInt(opts.amount);

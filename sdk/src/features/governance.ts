@@ -2,12 +2,13 @@
 // and prepares the Governor call, the proposer sends it from its own wallet, the API records it), and vote
 // gaslessly by EIP-712 ballot (the relayer calls castVoteBySig). Reads are public.
 import type { Address, Hex } from "viem";
+import { governanceTokenAbi } from "../abi.ts";
 import type { Core } from "../core.ts";
 import { AgentHubError } from "../errors.ts";
 import { ballotTypedData } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { Query } from "../types.ts";
-import { contractAddress, type OwnWallet } from "./shared.ts";
+import { contractAddress, type OwnWallet, sendOwn } from "./shared.ts";
 
 export interface ProposalInput {
   /** Markdown; the first line is the title. */
@@ -121,6 +122,22 @@ export class Governance {
     return this.core.call(
       this.core.api.POST(path, { params: { path: { proposalId } }, body: { txHash: hash }, headers }),
     );
+  }
+
+  /**
+   * Delegates `wallet`'s governance-token votes to `delegatee` (itself by default: tokens count as votes only once
+   * delegated, and only for proposals created after). `wallet` sends AgentHubToken.delegate and pays its gas
+   * (docs/decisions.md, "Delegation is the holder's own transaction"). Answers the holder's voting power after it.
+   */
+  async delegate(wallet: OwnWallet, delegatee: Address = wallet.account.address) {
+    const token = await contractAddress(this.core, "AgentHubToken");
+    const txHash = await sendOwn(
+      this.core,
+      wallet,
+      { address: token, abi: governanceTokenAbi, functionName: "delegate", args: [delegatee] },
+      `delegate() to ${delegatee}`,
+    );
+    return { txHash, delegatee, holder: await this.votingPower(wallet.account.address) };
   }
 
   /** Votes by signature: the voter signs the Governor's EIP-712 ballot, the relayer submits it (no ETH needed). */

@@ -8,6 +8,7 @@ import { address, baseUnits, errorResponses, hexSignature, json, jsonBody, txHas
 import { getStake } from "../../use-cases/stake/get-stake.ts";
 import { recordStake } from "../../use-cases/stake/record-stake.ts";
 import { stakeWithPermit } from "../../use-cases/stake/stake-with-permit.ts";
+import { withdrawStake } from "../../use-cases/stake/withdraw-stake.ts";
 import { agentIdParam, agentStatus, stakeStatus } from "../agents/schemas.ts";
 
 const stakeResult = z.object({
@@ -56,6 +57,47 @@ const statusRoute = createRoute({
   responses: { 200: json(stakeStatus, "Stake status"), ...errorResponses(404) },
 });
 
+const withdrawRoute = createRoute({
+  method: "post",
+  path: "/{id}/stake/withdraw",
+  tags: ["stake"],
+  summary:
+    "Gasless stake withdrawal in two phases, signed by the identity token's owner and relayed: request (starts the " +
+    "vault's cooldown, GET /api/config -> parameters.stakeWithdrawalCooldownSeconds; signed action " +
+    "stake-withdraw-request) then complete (pays the token owner; signed action stake-withdraw)",
+  description:
+    "The requested amount stays slashable until paid and may not dip into what runs the agent holds lock " +
+    "(409 STAKE_LOCKED); one withdrawal at a time (409 WITHDRAWAL_PENDING); complete before the cooldown ends is " +
+    "409 WITHDRAWAL_NOT_READY, without a request 409 NO_PENDING_WITHDRAWAL.",
+  request: {
+    params: agentIdParam,
+    body: jsonBody(
+      z.object({
+        phase: z.enum(["request", "complete"]),
+        amount: baseUnits.optional().openapi({ description: "USDC base units (phase request)" }),
+        message: z.string().min(1).max(4000),
+        signature: hexSignature,
+      }),
+    ),
+  },
+  responses: {
+    200: json(
+      z.object({
+        success: z.boolean(),
+        agentId: z.number(),
+        phase: z.enum(["requested", "withdrawn"]),
+        amount: z.string(),
+        availableAt: z.string().nullable(),
+        paidTo: z.string().nullable(),
+        txHash: z.string(),
+        message: z.string(),
+      }),
+      "Withdrawal requested or paid",
+    ),
+    ...errorResponses(400, 401, 403, 404, 409, 429, 503, 504),
+  },
+});
+
 export const stakeRoutes = router()
   .openapi(recordRoute, async (c) => {
     // Counted here, after validation: malformed requests use up nobody's allowance.
@@ -73,5 +115,10 @@ export const stakeRoutes = router()
       await stakeWithPermit(c.get("deps"), { agentId: id, ...body, signature: body.signature as Hex }),
       200,
     );
+  })
+  .openapi(withdrawRoute, async (c) => {
+    await enforceRateLimit(c, "stake", LIMITS.stake);
+    const { id } = c.req.valid("param");
+    return c.json(await withdrawStake(c.get("deps"), { agentId: id, ...c.req.valid("json") }), 200);
   })
   .openapi(statusRoute, async (c) => c.json(await getStake(c.get("deps"), c.req.valid("param").id), 200));
