@@ -7,7 +7,7 @@
 // and the documented exit codes.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -85,6 +85,16 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
     agentId = reg.agentId;
     agentWallet = reg.walletAddress;
 
+    // --save-keystore never overwrites a file, and refuses before the claim spends the code.
+    const existing = join(dir, "existing.json");
+    writeFileSync(existing, "do not overwrite");
+    const refused = await agenthub(
+      ["agents", "claim", String(agentId), "--code", reg.claimCode, "--save-keystore", existing],
+      { key: owner.key },
+    );
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr + JSON.stringify(refused.json ?? {}), /never overwrites/);
+    assert.equal(readFileSync(existing, "utf8"), "do not overwrite");
     const claimed = await ok(["agents", "claim", String(agentId), "--code", reg.claimCode], { key: owner.key });
     assert.equal(claimed.walletAddress, agentWallet);
     assert.match(claimed.privateKey, /^0x[0-9a-f]{64}$/);

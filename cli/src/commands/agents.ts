@@ -1,5 +1,5 @@
 // agenthub agents register|claim|show|list|stake|update
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { Command } from "commander";
 import type { Hex } from "viem";
 import { action } from "../command.ts";
@@ -74,15 +74,28 @@ export function agentsCommand(): Command {
     )
     .action(
       action(async (ctx, id: string, flags: { code: string; saveKeystore?: string }) => {
+        // The key is handed out once: refuse before claiming rather than overwrite a file (perhaps another keystore).
+        if (flags.saveKeystore && existsSync(flags.saveKeystore)) {
+          throw new UsageError(`${flags.saveKeystore} exists: --save-keystore never overwrites a file`);
+        }
         const signer = await ctx.signer();
         const res = await ctx.hub.agents.claim(positiveInt(id, "agentId"), { claimCode: flags.code, signer });
         const shown: Record<string, unknown> = { ...res };
         if (flags.saveKeystore) {
           const password =
             process.env[ENV.KEYSTORE_PASSWORD] ?? (await promptSecret(`Password for ${flags.saveKeystore}: `));
-          writeFileSync(flags.saveKeystore, encryptKeystore(res.privateKey as Hex, password), { mode: 0o600 });
-          delete shown.privateKey;
-          shown.keystore = flags.saveKeystore;
+          try {
+            // "wx": created here or not at all, even if a file appeared since the check above.
+            writeFileSync(flags.saveKeystore, encryptKeystore(res.privateKey as Hex, password), {
+              mode: 0o600,
+              flag: "wx",
+            });
+            delete shown.privateKey;
+            shown.keystore = flags.saveKeystore;
+          } catch (error) {
+            // The claim is spent and the key is shown only now: print it rather than lose it.
+            shown.keystoreError = `not saved to ${flags.saveKeystore}: ${(error as Error).message}`;
+          }
         }
         ctx.out.result(shown, () => details(shown));
       }),
