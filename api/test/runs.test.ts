@@ -82,7 +82,7 @@ const agent = (over: Partial<AgentRecord> = {}): AgentRecord => ({
 
 describe("run states", () => {
   it("maps every escrow state onto one API state and back", () => {
-    assert.equal(Object.keys(CONTRACT_TO_API).length, 10);
+    assert.equal(Object.keys(CONTRACT_TO_API).length, 11);
     for (const [contract, api] of Object.entries(CONTRACT_TO_API)) {
       assert.ok(RUN_STATES.includes(api));
       assert.equal(API_TO_CONTRACT[api], contract);

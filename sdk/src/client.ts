@@ -2,7 +2,7 @@
 //   const hub = new AgentHub({ apiUrl: "http://localhost:3000", rpcUrl: "http://127.0.0.1:8545" });
 //   const { agentId, claimCode } = await hub.agents.register({ name: "Ada", capabilities: ["coding"] });
 //   await hub.agents.claim(agentId, { claimCode, signer: privateKeyToAccount(key) });
-import type { Address } from "viem";
+import type { Address, PublicClient } from "viem";
 import { type AgentHubOptions, Core } from "./core.ts";
 import { Agents } from "./features/agents.ts";
 import { Attestations } from "./features/attestations.ts";
@@ -69,7 +69,7 @@ export class AgentHub {
   }
 
   /** A viem public client on the configured RPC (rpcUrl or publicClient), for the chain GET /api/config names. */
-  chain() {
+  chain(): Promise<PublicClient> {
     return this.core.chain();
   }
 
