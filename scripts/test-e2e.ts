@@ -54,6 +54,8 @@ const jobEnv = {
   FEE_SWEEP_INTERVAL_SECONDS: "1",
   // Rewards reach the owners within about a second of an approval (tests wait for the payout).
   REWARD_PAYOUT_INTERVAL_SECONDS: "1",
+  // Runs past the review or dispute window are ended within about a second of the time jump that passes it.
+  RUN_EXIT_INTERVAL_SECONDS: "1",
   FEE_SWEEP_THRESHOLD: "1000000000",
   ALLOW_PRIVATE_UPTIME_TARGETS: "true",
   DNS_SERVER: dns.server,

@@ -178,6 +178,12 @@ export const apiEnvSchema = z.object({
    * owed, up to REWARD_PAYOUT_BATCH): the delay between an approval and the owner's USDC.
    */
   REWARD_PAYOUT_INTERVAL_SECONDS: z.coerce.number().int().positive().default(10),
+  /**
+   * How often runs past their escrow windows are ended (RunEscrow.releaseAfterReview for a submission the poster left
+   * alone past the review window, expireDispute for a dispute unresolved past the dispute window), one relayed
+   * transaction per run: the delay between a window's end and the agent's reward or the poster's refund.
+   */
+  RUN_EXIT_INTERVAL_SECONDS: z.coerce.number().int().positive().default(60),
   /** Agents paid per payout transaction (the rest wait for the next tick). */
   REWARD_PAYOUT_BATCH: z.coerce.number().int().min(1).max(200).default(50),
   /** How often the accrued escrow fees are checked against FEE_SWEEP_THRESHOLD (and swept to the treasury). */

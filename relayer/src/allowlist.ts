@@ -47,6 +47,10 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
     "cancelBySig",
     // Chain time decides and only the poster is paid.
     "timeoutSlash",
+    // Open to anyone; chain time decides: a submission past the review window pays only the agent (as an approval),
+    // a dispute past the dispute window refunds only the poster (the API's run-exits job).
+    "releaseAfterReview",
+    "expireDispute",
     // Open to anyone; pays only the treasury (the API's fee-sweep job).
     "sweepFees",
     // Open to anyone; pays each agent's rewards only to its token's owner (the API's reward-payout job).
@@ -131,7 +135,8 @@ const ipfsUri =
  * InsurancePool.setRunCoverBySig (the poster's RunCover), SubscriptionVault.openWithPermit (the subscriber's terms),
  * AgentIdentity.claimTransfer (the claim signature), the Governor's vote signatures and USDC transferWithAuthorization.
  * Calls whose outcome only the chain decides and that pay a fixed party need none either: timeoutSlash (chain time,
- * the poster), InsurancePool.claim (the poster), withdrawCredit (the credited account), sweepFees (the treasury).
+ * the poster), InsurancePool.claim (the poster), withdrawCredit (the credited account), sweepFees (the treasury),
+ * releaseAfterReview (chain time, the agent) and expireDispute (chain time, the poster).
  * The rest act for one agent or subscription on the relayer's role alone: they must name it (docs/decisions.md, "The
  * relayer's powers are bounded by arguments").
  */

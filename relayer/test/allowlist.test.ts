@@ -267,6 +267,8 @@ describe("relayer allowlist", () => {
       for (const [target, data] of [
         ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "approveBySig", args: [1n, consent] })],
         ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "timeoutSlash", args: [1n] })],
+        ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "releaseAfterReview", args: [1n] })],
+        ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "expireDispute", args: [1n] })],
         ["RunEscrow", encodeFunctionData({ abi: RunEscrowAbi, functionName: "withdrawCredit", args: [payer] })],
         ["InsurancePool", encodeFunctionData({ abi: InsurancePoolAbi, functionName: "claim", args: [1n] })],
       ] as const) {

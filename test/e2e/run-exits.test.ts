@@ -1,11 +1,12 @@
 // Escrow exits through the whole stack (issue 23): a submission the poster leaves alone past the review window is
-// released by anyone and shows as APPROVED (its reward paid to the agent's owner by the payout job), a dispute no
-// one resolves within the dispute window ends refunded to the poster (DISPUTE_EXPIRED); the run's history says who
-// did it. Balances to the base unit. Both exits are sent from a stranger's own wallet: the chain decides, not a role.
+// released and shows as APPROVED (its reward paid to the agent's owner by the payout job), a dispute no one resolves
+// within the dispute window ends refunded to the poster (DISPUTE_EXPIRED); the run's history says who did it.
+// Balances to the base unit. Nobody asks: the API's run-exits job relays both exits (no transaction from poster or
+// agent); before the window a stranger's own call is refused by the chain.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { RunEscrowAbi } from "@agenthub/common/generated/abis";
-import { BaseError, ContractFunctionRevertedError, type Hex } from "viem";
+import { type Address, BaseError, ContractFunctionRevertedError, type Hex } from "viem";
 import { faucet, stakedAgent, walletFromKey } from "../support/agents.ts";
 import { claim, escrowAddress, newPoster, openRun, rewardsPaidOut, step, usdcBalance } from "../support/runs.ts";
 import { api, db, increaseTime, newWallet, publicClient, waitUntil } from "../support/stack.ts";
@@ -57,8 +58,29 @@ async function claimedAndSubmitted(agent: Awaited<ReturnType<typeof stakedAgent>
   ok(await step(agent.owner.key, id, "submit", "submit-run", { deliverable: `work for ${id}` }));
 }
 
+/** The relayer sent it: an account holding the escrow's RELAYER_ROLE, neither poster nor agent owner. */
+async function assertRelayed(actor: Address, ...parties: Address[]) {
+  for (const party of parties) assert.notEqual(actor.toLowerCase(), party.toLowerCase(), "not sent by a party");
+  const role = await publicClient.readContract({
+    address: escrowAddress,
+    abi: RunEscrowAbi,
+    functionName: "RELAYER_ROLE",
+  });
+  const relayed = await publicClient.readContract({
+    address: escrowAddress,
+    abi: RunEscrowAbi,
+    functionName: "hasRole",
+    args: [role, actor],
+  });
+  assert.ok(relayed, `${actor} is the relayer`);
+}
+
+/** Transactions each address has sent (its nonce): a party that sends none leaves it unchanged. */
+const sentBy = (addresses: Address[]) =>
+  Promise.all(addresses.map((address) => publicClient.getTransactionCount({ address })));
+
 describe("run exits: a silent poster", () => {
-  it("after the review window anyone releases the submission: APPROVED, the agent's owner paid the reward", async () => {
+  it("after the review window the run-exits job releases the submission: APPROVED, the owner paid the reward", async () => {
     const poster = await newPoster();
     const agent = await stakedAgent();
     const reward = 3_000_001n;
@@ -67,31 +89,33 @@ describe("run exits: a silent poster", () => {
     const anyone = await stranger();
     assert.equal(await sendExit(anyone.key, "releaseAfterReview", run.onchainRunId!), "RunEscrowTimeoutNotReached");
 
-    await increaseTime(7 * DAY + 60);
+    const parties = [poster.address, agent.owner.address];
+    const sentBefore = await sentBy(parties);
     const posterBefore = await usdcBalance(poster.address);
     const ownerBefore = await usdcBalance(agent.owner.address);
-    const receipt = await sendExit(anyone.key, "releaseAfterReview", run.onchainRunId!);
-    assert.equal(typeof receipt === "object" && receipt.status, "success");
+    await increaseTime(7 * DAY + 60);
     await indexedState(run.bountyId, "APPROVED");
     await rewardsPaidOut(agent.agentId);
     assert.equal(await usdcBalance(agent.owner.address), ownerBefore + reward, "the owner is paid the reward exactly");
     assert.equal(await usdcBalance(poster.address), posterBefore, "the poster pays nothing more");
+    assert.deepEqual(await sentBy(parties), sentBefore, "neither poster nor owner sent a transaction");
 
     const history = ok(await api("GET", `/api/runs/${run.bountyId}/events`)).events;
     const released = history.find((e: any) => e.kind === "RELEASED_AFTER_REVIEW");
     assert.ok(released, JSON.stringify(history));
-    assert.equal(released.actor.toLowerCase(), anyone.address.toLowerCase());
+    await assertRelayed(released.actor, ...parties, anyone.address);
     assert.deepEqual(
       history.slice(-2).map((e: any) => e.kind),
       ["RELEASED_AFTER_REVIEW", "COMPLETED"],
     );
+    assert.equal(history.filter((e: any) => e.kind === "COMPLETED").length, 1, "released once");
     const stats = await db.query("select completions from chain.agent_run_stats where agent_id = $1", [agent.agentId]);
     assert.equal(stats.rows[0].completions, 1, "a release counts as the completion it is");
   });
 });
 
 describe("run exits: a silent arbiter", () => {
-  it("a dispute unresolved after the dispute window ends by its default: DISPUTE_EXPIRED, reward + fee refunded", async () => {
+  it("a dispute unresolved after the dispute window is expired by the job: DISPUTE_EXPIRED, reward + fee refunded", async () => {
     const poster = await newPoster();
     const agent = await stakedAgent();
     const run = await openRun(poster, { reward: 2_000_000n, deadlineIn: 30 * DAY });
@@ -101,22 +125,24 @@ describe("run exits: a silent arbiter", () => {
     const anyone = await stranger();
     assert.equal(await sendExit(anyone.key, "expireDispute", run.onchainRunId!), "RunEscrowTimeoutNotReached");
 
-    await increaseTime(14 * DAY + 60);
+    const parties = [poster.address, agent.owner.address];
+    const sentBefore = await sentBy(parties);
     const posterBefore = await usdcBalance(poster.address);
-    const receipt = await sendExit(anyone.key, "expireDispute", run.onchainRunId!);
-    assert.equal(typeof receipt === "object" && receipt.status, "success");
+    await increaseTime(14 * DAY + 60);
     const expired = await indexedState(run.bountyId, "DISPUTE_EXPIRED");
     assert.equal(
       await usdcBalance(poster.address),
       posterBefore + BigInt(run.reward) + BigInt(run.fee),
       "reward + fee back to the poster, to the base unit",
     );
+    assert.deepEqual(await sentBy(parties), sentBefore, "neither poster nor owner sent a transaction");
     assert.equal(expired.failedAgentId ?? null, null, "no failure recorded");
     const agentView = ok(await api("GET", `/api/agents/${agent.agentId}`));
     assert.notEqual(agentView.status, "FROZEN", "no slash");
     const history = ok(await api("GET", `/api/runs/${run.bountyId}/events`)).events;
     const last = history.at(-1);
     assert.equal(last.kind, "DISPUTE_EXPIRED");
-    assert.equal(last.actor.toLowerCase(), anyone.address.toLowerCase());
+    assert.equal(history.filter((e: any) => e.kind === "DISPUTE_EXPIRED").length, 1, "expired once");
+    await assertRelayed(last.actor, ...parties, anyone.address);
   });
 });

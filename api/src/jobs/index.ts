@@ -17,6 +17,7 @@ import { sweepFeesIfDue } from "./fee-sweep.ts";
 import { keyCustody } from "./key-custody.ts";
 import { dailyReputation, expireVerifications, pollRunChanges } from "./reputation.ts";
 import { payRewardsDue } from "./reward-payout.ts";
+import { endRunsPastWindows } from "./run-exits.ts";
 import { runDueSubscriptions } from "./subscription-runs.ts";
 import { planUptimePass, runUptimeBatch, type UptimeBatch } from "./uptime.ts";
 
@@ -145,6 +146,13 @@ export async function startJobs(deps: Deps): Promise<JobRunner> {
       every: env.REWARD_PAYOUT_INTERVAL_SECONDS,
       expireInSeconds: 300,
       run: (job) => payRewardsDue(deps, job.id),
+    },
+    {
+      // Runs past the review window are released to the agent, disputes past the dispute window refunded to the poster.
+      name: QUEUES.runExits,
+      every: env.RUN_EXIT_INTERVAL_SECONDS,
+      expireInSeconds: 600,
+      run: () => endRunsPastWindows(deps),
     },
   ];
 

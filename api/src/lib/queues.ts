@@ -13,5 +13,6 @@ export const QUEUES = {
   prune: "storage-prune",
   feeSweep: "fee-sweep",
   rewardPayout: "reward-payout",
+  runExits: "run-exits",
   bountyEvents: "bounty-events",
 } as const;
