@@ -33,7 +33,7 @@ export function AgentPage() {
   if (!Number.isSafeInteger(id) || id < 0)
     return <ErrorNote error={new Error(`"${agentId}" is not an agent number`)} />;
   if (agent.isPending) return <Loading what="the agent" />;
-  if (agent.error) return <ErrorNote error={agent.error} />;
+  if (!agent.data) return <ErrorNote error={agent.error} />;
   const a = agent.data;
   const points = (history.data?.history ?? [])
     .map((h) => ({ t: Math.floor(new Date(h.computedAt).getTime() / 1000), value: h.score }))

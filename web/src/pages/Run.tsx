@@ -24,7 +24,7 @@ export function RunPage() {
   });
   if (!Number.isSafeInteger(id) || id < 0) return <ErrorNote error={new Error(`"${runId}" is not a run number`)} />;
   if (run.isPending) return <Loading what="the run" />;
-  if (run.error) return <ErrorNote error={run.error} />;
+  if (!run.data) return <ErrorNote error={run.error} />;
   const r = run.data;
   return (
     <>
