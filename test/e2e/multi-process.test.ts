@@ -1,6 +1,7 @@
 // Shared state lives in Postgres, so limits and exactly-once rules hold across API processes.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { rateKeyOf } from "../../api/src/lib/client-ip.ts";
 import { registerAgent } from "../support/agents.ts";
 import { signPayment } from "../support/payments.ts";
 import { startExtraApi } from "../support/processes.ts";
@@ -65,7 +66,7 @@ describe("two API processes, one database", () => {
     assert.ok(admitted >= 90, `${admitted} admitted`);
     const { rows } = await db.query(
       "select granted, max from api.rate_limit_lease where key = $1 and window_start = to_timestamp($2)",
-      [`public:${ip}:60`, full.reset - 60],
+      [`public:${rateKeyOf(ip)}:60`, full.reset - 60],
     );
     assert.equal(rows[0].max, 100);
     assert.ok(rows[0].granted >= admitted, "every admitted request was granted by Postgres first");

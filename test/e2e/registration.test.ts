@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { privateKeyToAccount } from "viem/accounts";
+import { rateKeyOf } from "../../api/src/lib/client-ip.ts";
 import { freezeProcessOnPort, startExtraApi } from "../support/processes.ts";
 import { api, db, freshIp, newWallet, rpc, stack, waitUntil } from "../support/stack.ts";
 
@@ -110,7 +111,9 @@ describe("registration: Idempotency-Key", () => {
     // The replay used no registration slot: two more fresh registrations fit in the 3 per day.
     for (let i = 0; i < 2; i++) assert.equal((await register({ name: `fresh-${i}` }, { ip })).status, 201);
     assert.equal((await register({ name: "fourth" }, { ip })).status, 429);
-    const rows = await db.query("select count(*)::int n from api.agent_wallet where registered_ip = $1", [ip]);
+    const rows = await db.query("select count(*)::int n from api.agent_wallet where registered_ip = $1", [
+      rateKeyOf(ip),
+    ]);
     assert.equal(rows.rows[0].n, 3);
   });
 
@@ -138,7 +141,9 @@ describe("registration: Idempotency-Key", () => {
     for (const r of results) assert.equal(r.status, 201, JSON.stringify(r.body));
     assert.equal(new Set(results.map((r) => r.body.agentId)).size, 1);
     assert.equal(new Set(results.map((r) => r.body.claimCode)).size, 1);
-    const rows = await db.query("select count(*)::int n from api.agent_wallet where registered_ip = $1", [ip]);
+    const rows = await db.query("select count(*)::int n from api.agent_wallet where registered_ip = $1", [
+      rateKeyOf(ip),
+    ]);
     assert.equal(rows.rows[0].n, 1);
   });
 
@@ -156,7 +161,7 @@ describe("registration: Idempotency-Key", () => {
       }).catch((e: Error) => e);
       // The server got it: the wallet row exists, the mint is pending in the mempool.
       await waitUntil("registration in flight", async () => {
-        const r = await db.query("select 1 from api.agent_wallet where registered_ip = $1", [ip]);
+        const r = await db.query("select 1 from api.agent_wallet where registered_ip = $1", [rateKeyOf(ip)]);
         return (r.rowCount ?? 0) > 0;
       });
     } finally {
@@ -168,7 +173,7 @@ describe("registration: Idempotency-Key", () => {
     assert.equal(retry.status, 201, JSON.stringify(retry.body));
     const rows = await db.query<{ claim_code_hash: string; agent_id: string }>(
       "select claim_code_hash, agent_id from api.agent_wallet where registered_ip = $1",
-      [ip],
+      [rateKeyOf(ip)],
     );
     assert.equal(rows.rowCount, 1, "one agent, not two");
     assert.equal(Number(rows.rows[0]!.agent_id), retry.body.agentId);
