@@ -168,9 +168,16 @@ export class Core {
     return this.publicClientCache;
   }
 
-  /** Unix seconds on the chain's clock (the clock every deadline is checked against); wall clock without RPC. */
+  /**
+   * Unix seconds on the chain's clock (the clock every deadline is checked against): the latest block through the
+   * configured RPC, or without one the API's own chain clock (GET /api/time). Never the wall clock: a chain's time
+   * can run ahead of it (blocks mined faster than one a second, a local chain's time travel), and an authorization
+   * dated by the wall clock would then be expired on arrival.
+   */
   async chainTime(): Promise<bigint> {
-    if (!this.options.rpcUrl && !this.options.publicClient) return BigInt(Math.floor(Date.now() / 1000));
+    if (!this.options.rpcUrl && !this.options.publicClient) {
+      return BigInt((await this.call(this.api.GET("/api/time"))).unixSeconds);
+    }
     return (await (await this.chain()).getBlock({ blockTag: "latest" })).timestamp;
   }
 
