@@ -744,6 +744,29 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
   const live = () => m.runs.filter((r) => LIVE.has(r.state)).length;
   // Who may be blacklisted: posters, agent owners and the treasury (moderation slashes then become vault credits).
   const payees = [...posters, ...owners, wallets.treasury];
+  /** An exit anyone may call once a window has passed (the poster's review, the arbiter's dispute). */
+  const anyoneEnds = (
+    state: S,
+    over: (r: RunM) => boolean,
+    fn: "releaseAfterReview" | "expireDispute",
+    apply: (r: RunM) => void,
+  ): [() => number, () => boolean, () => Promise<void>] => [
+    () => (m.runs.some((r) => r.state === state && over(r)) ? 8 : 1),
+    has(state),
+    async () => {
+      const id = pickRun([state], over);
+      const r = known(id);
+      const caller = rnd.pick([stranger, wallets.relayer, ...owners, ...posters]);
+      let expected: string | null = null;
+      if (!r) expected = "RunEscrowUnknownRun";
+      else if (r.state !== state) expected = "RunEscrowInvalidState";
+      else if (!over(r)) expected = "RunEscrowTimeoutNotReached";
+      expected = gate("escrow", expected);
+      if (await exec(`${fn}(${id})`, () => escrow.write[fn]([id], { account: caller.account, gas: GAS }), expected)) {
+        apply(r!);
+      }
+    },
+  ];
   const actions: Array<[() => number, () => boolean, () => Promise<void>]> = [
     // createRun
     [
@@ -1639,53 +1662,9 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       },
     ],
     // the poster let the review window pass: anyone releases the submission to the agent (as an approval)
-    [
-      () => (m.runs.some((r) => r.state === S.Submitted && reviewOver(r)) ? 8 : 1),
-      has(S.Submitted),
-      async () => {
-        const id = pickRun([S.Submitted], reviewOver);
-        const r = known(id);
-        const caller = rnd.pick([stranger, wallets.relayer, ...owners, ...posters]);
-        let expected: string | null = null;
-        if (!r) expected = "RunEscrowUnknownRun";
-        else if (r.state !== S.Submitted) expected = "RunEscrowInvalidState";
-        else if (!reviewOver(r)) expected = "RunEscrowTimeoutNotReached";
-        expected = gate("escrow", expected);
-        if (
-          await exec(
-            `releaseAfterReview(${id})`,
-            () => escrow.write.releaseAfterReview([id], { account: caller.account, gas: GAS }),
-            expected,
-          )
-        ) {
-          m.complete(r!);
-        }
-      },
-    ],
+    anyoneEnds(S.Submitted, reviewOver, "releaseAfterReview", (r) => m.complete(r)),
     // the arbiter let the dispute window pass: anyone ends the dispute by its default (refund, no slash)
-    [
-      () => (m.runs.some((r) => r.state === S.Disputed && disputeOver(r)) ? 8 : 1),
-      has(S.Disputed),
-      async () => {
-        const id = pickRun([S.Disputed], disputeOver);
-        const r = known(id);
-        const caller = rnd.pick([stranger, wallets.relayer, ...owners, ...posters]);
-        let expected: string | null = null;
-        if (!r) expected = "RunEscrowUnknownRun";
-        else if (r.state !== S.Disputed) expected = "RunEscrowInvalidState";
-        else if (!disputeOver(r)) expected = "RunEscrowTimeoutNotReached";
-        expected = gate("escrow", expected);
-        if (
-          await exec(
-            `expireDispute(${id})`,
-            () => escrow.write.expireDispute([id], { account: caller.account, gas: GAS }),
-            expected,
-          )
-        ) {
-          expireDispute(r!);
-        }
-      },
-    ],
+    anyoneEnds(S.Disputed, disputeOver, "expireDispute", (r) => expireDispute(r)),
     // review and dispute windows (governance): apply to submissions and disputes already waiting
     [
       () => 0.7,
