@@ -28,5 +28,10 @@ if (checkout) {
     await bundleCli(bundle);
   }
 }
+// A reader that closes early (`agenthub --help | head`) ends the command quietly, as Unix tools do.
+process.stdout.on("error", (error) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(process.exitCode ?? 0);
+});
 const { main } = await import(pathToFileURL(bundle).href);
 process.exitCode = await main(process.argv);
