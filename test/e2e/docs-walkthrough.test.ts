@@ -1,6 +1,6 @@
-// The documentation is executable: the walk-throughs of README.md (quick start) and docs/cli.md — the fenced `sh`
-// blocks marked with an HTML comment `<!-- walkthrough … -->` — run verbatim, in order, one shell per document, in
-// a clean environment with only Node.js and npm on PATH (as a newcomer has them), against this stack. A command
+// The documentation is executable: the walk-throughs of README.md (quick start), docs/cli.md and docs/curl.md — the
+// fenced `sh` blocks marked with an HTML comment `<!-- walkthrough … -->` — run verbatim, in order, one shell per
+// document, in a clean environment with only Node.js and npm on PATH (as a newcomer has them), against this stack. A command
 // that drifts from the code fails here. The documents name the default local stack; the shell gets this stack's
 // addresses through AGENTHUB_API and AGENTHUB_RPC, the variables the documents tell users to set for another
 // deployment. The governance block moves chain time (evm_increaseTime), so this file runs among the
@@ -22,9 +22,10 @@ describe("documented walk-throughs, verbatim", () => {
   it("finds the marked blocks", () => {
     assert.ok(walkthroughBlocks(readFileSync(join(root, "README.md"), "utf8")).length >= 1);
     assert.ok(walkthroughBlocks(readFileSync(join(root, "docs", "cli.md"), "utf8")).length >= 3);
+    assert.ok(walkthroughBlocks(readFileSync(join(root, "docs", "curl.md"), "utf8")).length >= 6);
   });
 
-  for (const doc of ["README.md", "docs/cli.md"]) {
+  for (const doc of ["README.md", "docs/cli.md", "docs/curl.md"]) {
     it(`${doc} runs as written with only Node.js and npm`, async () => {
       const blocks = walkthroughBlocks(readFileSync(join(root, doc), "utf8"));
       const cwd = join(work, doc.replace(/\W/g, "-"));
