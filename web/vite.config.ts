@@ -4,7 +4,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
 const api = process.env.API_URL ?? "http://localhost:3000";
-const proxied = ["/api", "/ipfs", "/claim", "/docs", "/openapi.json", "/health", "/ready"];
+const proxied = ["/api", "/ipfs", "/docs", "/openapi.json", "/health", "/ready"];
 
 export default defineConfig({
   plugins: [react()],

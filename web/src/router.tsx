@@ -46,6 +46,29 @@ const activityRoute = createRoute({
   component: lazyRouteComponent(() => import("./pages/Activity.tsx"), "ActivityPage"),
 });
 
+// Agent owners (a wallet signs each write) and posters.
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/register",
+  component: lazyRouteComponent(() => import("./pages/owner/Register.tsx"), "RegisterPage"),
+});
+// The claimURL the API hands out (/claim/<code>): the API answers the app's HTML there for a well-formed code.
+const claimRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/claim/$claimCode",
+  component: lazyRouteComponent(() => import("./pages/owner/Claim.tsx"), "ClaimPage"),
+});
+const consoleRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/console/$agentId",
+  component: lazyRouteComponent(() => import("./pages/owner/Console.tsx"), "ConsolePage"),
+});
+const postRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/post",
+  component: lazyRouteComponent(() => import("./pages/poster/Post.tsx"), "PostPage"),
+});
+
 const routeTree = rootRoute.addChildren([
   homeRoute,
   agentsRoute,
@@ -55,6 +78,10 @@ const routeTree = rootRoute.addChildren([
   runsRoute,
   runRoute,
   activityRoute,
+  registerRoute,
+  claimRoute,
+  consoleRoute,
+  postRoute,
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: "intent", scrollRestoration: true });

@@ -1,10 +1,14 @@
-// The page behind claimURL: shows the agent, asks a browser wallet (EIP-1193) to sign the claim message,
-// then shows the private key once. No third-party scripts: the key never touches anything but this origin.
+// The page behind claimURL. With the web app built (web/, WEB_DIST_DIR) a well-formed code gets the app's own HTML
+// (the app's claim page: /claim/$claimCode in web/src/router.tsx; CSP 'self', no inline script). Without a build,
+// and on white-label sites, it is this small self-contained page: shows the agent, asks a browser wallet (EIP-1193)
+// to sign the claim message, then shows the private key once. No third-party scripts: the key never touches
+// anything but this origin.
 // The page is the same bytes for every claim code: the script reads the code from its own URL, so no user data is
 // ever written into a script, and the CSP allows exactly this script and this style by hash (no 'unsafe-inline').
 import { createHash } from "node:crypto";
 import { Hono } from "hono";
 import type { AppEnv } from "../context.ts";
+import { appPage } from "./web-app.ts";
 
 /** Claim codes are 24 random bytes in base64url (api/src/routes/agents/register.ts); anything else is not a link. */
 export const CLAIM_CODE_PATTERN = /^[A-Za-z0-9_-]{32}$/;
@@ -91,9 +95,12 @@ const CSP = [
 ].join("; ");
 
 export const claimPageRoutes = new Hono<AppEnv>().get("/:claimCode", (c) => {
+  const valid = CLAIM_CODE_PATTERN.test(c.req.param("claimCode"));
+  const app = valid ? appPage(c, "no-store") : undefined;
+  if (app) return app;
   c.header("cache-control", "no-store");
   c.header("content-security-policy", CSP);
   c.header("x-content-type-options", "nosniff");
-  if (!CLAIM_CODE_PATTERN.test(c.req.param("claimCode"))) return c.html(INVALID_PAGE, 404);
+  if (!valid) return c.html(INVALID_PAGE, 404);
   return c.html(CLAIM_PAGE);
 });

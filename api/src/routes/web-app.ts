@@ -87,8 +87,15 @@ class BuiltApp {
 
 const builds = new Map<string, BuiltApp>();
 
-const page = (c: Context<AppEnv>, body: string) => {
-  c.header("cache-control", "no-cache");
+function builtApp(c: Context<AppEnv>): BuiltApp {
+  const distDir = c.get("deps").env.WEB_DIST_DIR;
+  const app = builds.get(distDir) ?? new BuiltApp(distDir);
+  builds.set(distDir, app);
+  return app;
+}
+
+const page = (c: Context<AppEnv>, body: string, cacheControl = "no-cache") => {
+  c.header("cache-control", cacheControl);
   c.header("content-security-policy", WEB_APP_CSP);
   c.header("x-content-type-options", "nosniff");
   c.header("referrer-policy", "no-referrer");
@@ -98,9 +105,7 @@ const page = (c: Context<AppEnv>, body: string) => {
 /** Hashed assets under /assets/, and the app's HTML for page URLs (the front door at / before a build). */
 export const webApp: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-  const distDir = c.get("deps").env.WEB_DIST_DIR;
-  const app = builds.get(distDir) ?? new BuiltApp(distDir);
-  builds.set(distDir, app);
+  const app = builtApp(c);
   const path = c.req.path;
   if (path.startsWith("/assets/")) {
     const name = path.slice("/assets/".length);
@@ -118,3 +123,12 @@ export const webApp: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (index === undefined) return path === "/" ? page(c, FRONT_DOOR) : next();
   return page(c, index);
 };
+
+/**
+ * The app's HTML for a page the API owns the path of (the claim link, /claim/<code>), or undefined while the app is
+ * not built. Same bytes and CSP as every app page; `cacheControl` lets a page keep itself out of caches.
+ */
+export function appPage(c: Context<AppEnv>, cacheControl: string): Response | undefined {
+  const index = builtApp(c).html();
+  return index === undefined ? undefined : page(c, index, cacheControl);
+}

@@ -217,6 +217,10 @@ export interface RunFilter {
   limit: number;
   state?: RunState;
   minReward?: bigint;
+  /** Only runs this agent holds or held (claimed, worked on, paid). */
+  agentId?: number;
+  /** Only runs this address posted (lowercase hex). */
+  poster?: string;
   /** Only the organization's runs (its agents work on or post them). */
   orgId?: string;
 }
@@ -237,6 +241,14 @@ export async function listRuns(deps: RunDeps, filter: RunFilter): Promise<{ runs
   if (filter.minReward !== undefined) {
     params.push(filter.minReward.toString());
     where.push(`coalesce(c.reward, r.reward) >= $${params.length}::numeric`);
+  }
+  if (filter.agentId !== undefined) {
+    params.push(filter.agentId);
+    where.push(`c.agent_id = $${params.length}`);
+  }
+  if (filter.poster !== undefined) {
+    params.push(filter.poster);
+    where.push(`lower(r.poster_address) = $${params.length}`);
   }
   if (filter.orgId !== undefined) {
     params.push(filter.orgId);

@@ -72,7 +72,17 @@ export interface AgentStepOptions {
 export class Runs {
   constructor(private readonly core: Core) {}
 
-  list(query: { page?: number; limit?: number; state?: RunState; minReward?: bigint | string } = {}) {
+  /** Runs, newest first; `agentId` keeps the runs that agent claimed, `poster` the runs that address posted. */
+  list(
+    query: {
+      page?: number;
+      limit?: number;
+      state?: RunState;
+      minReward?: bigint | string;
+      agentId?: number;
+      poster?: Address;
+    } = {},
+  ) {
     const { minReward, ...rest } = query;
     return this.core.call(
       this.core.api.GET("/api/runs", {

@@ -7,6 +7,8 @@ const SECTIONS = [
   { to: "/runs", label: "Runs" },
   { to: "/stats", label: "Stats" },
   { to: "/activity", label: "Activity" },
+  { to: "/post", label: "Post a run" },
+  { to: "/register", label: "Register an agent" },
 ] as const;
 
 export function Layout() {

@@ -5,6 +5,7 @@ import { ErrorNote, Loading } from "../components/Status.tsx";
 import { TxHash } from "../components/TxHash.tsx";
 import { dateTime, shortAddress, stateLabel, usdc } from "../format.ts";
 import { hub } from "../hub.ts";
+import { RunActions } from "./poster/RunActions.tsx";
 
 /** States a run leaves on its own (by a person or a job): the page keeps polling while the run is in one. */
 const MOVING = new Set(["OPEN", "CLAIMED", "IN_PROGRESS", "SUBMITTED", "REVISION_REQUESTED", "DISPUTED", "DRAFT"]);
@@ -74,6 +75,7 @@ export function RunPage() {
           </>
         ) : null}
       </dl>
+      <RunActions run={r} />
       <section aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
         {events.error ? <ErrorNote error={events.error} /> : null}

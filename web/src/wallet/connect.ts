@@ -1,7 +1,8 @@
 // Loaded on demand: wagmi finds the browser's wallets (EIP-6963 announcements, several side by side, and the legacy
 // window.ethereum), connects one on chain 84532 and hands the SDK a signer backed by it. Every signature then goes
 // through the wallet's own prompt; the app explains each request before asking (see SignatureRequest).
-import { toSigner } from "@agenthub/sdk";
+import { AgentHub, type Progress, toSigner } from "@agenthub/sdk";
+import { createPublicClient, custom, type EIP1193Provider } from "viem";
 import { createConfig, http } from "wagmi";
 import { connect, disconnect, getConnectors, getWalletClient, watchAccount } from "wagmi/actions";
 import { baseSepolia } from "wagmi/chains";
@@ -29,6 +30,13 @@ export async function discoverWallets(): Promise<WalletOption[]> {
 
 let stopWatching: (() => void) | undefined;
 
+/** Where the SDK reports a flow's progress (signature, API, chain, the indexer's catch-up): the page showing it. */
+const progressListeners = new Set<(progress: Progress) => void>();
+export function onProgress(listener: (progress: Progress) => void): () => void {
+  progressListeners.add(listener);
+  return () => progressListeners.delete(listener);
+}
+
 export async function connectWallet(optionId: string, onGone: () => void): Promise<ConnectedWallet> {
   const connector = getConnectors(config).find((c) => c.uid === optionId);
   if (!connector) throw new Error("that wallet is no longer available; open the wallet menu again");
@@ -40,7 +48,18 @@ export async function connectWallet(optionId: string, onGone: () => void): Promi
       if (account.status === "disconnected") onGone();
     },
   });
-  return { address: accounts[0], walletName: connector.name, signer: toSigner(client) };
+  // Chain reads a signed flow needs (permit nonces, receipts) go through the wallet's own provider: the page has no
+  // RPC of its own (connect-src 'self'), and the wallet is on the chain it signs for.
+  const provider = (await connector.getProvider()) as EIP1193Provider;
+  const publicClient = createPublicClient({ chain: baseSepolia, transport: custom(provider), pollingInterval: 500 });
+  const hub = new AgentHub({
+    apiUrl: location.origin,
+    publicClient: publicClient as never,
+    onProgress: (progress) => {
+      for (const listener of progressListeners) listener(progress);
+    },
+  });
+  return { address: accounts[0], walletName: connector.name, signer: toSigner(client), hub };
 }
 
 export async function disconnectWallet(): Promise<void> {

@@ -1,13 +1,15 @@
 // The connected wallet, as the rest of the app sees it: an address, the wallet's name and an SDK signer. The wallet
 // code itself (wagmi, EIP-6963 discovery) is loaded only when someone opens the wallet menu, so the explorer's first
 // load carries none of it.
-import type { Signer } from "@agenthub/sdk";
+import type { AgentHub, Signer } from "@agenthub/sdk";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 
 export interface ConnectedWallet {
   address: `0x${string}`;
   walletName: string;
   signer: Signer;
+  /** The SDK for this wallet's signed flows: chain reads through the wallet, progress reported to `onProgress`. */
+  hub: AgentHub;
 }
 
 export interface WalletOption {

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { router } from "../../lib/openapi.ts";
-import { errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
+import { address, errorResponses, json, pageQuery, pagination, paginationOf } from "../../lib/schemas.ts";
 import { cachedAnswer } from "../../stores/read-cache.ts";
 import { listRuns, runEvents } from "../../stores/runs.ts";
 import { claimEligibility } from "../../use-cases/runs/claim-eligibility.ts";
@@ -23,6 +23,14 @@ const listRoute = createRoute({
         .regex(/^\d{1,39}$/, "USDC base units as an unsigned integer string (20 USDC = 20000000)")
         .optional()
         .openapi({ description: "minimum reward in USDC base units (6 decimals), like every amount" }),
+      agentId: z.coerce
+        .number()
+        .int()
+        .nonnegative()
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .openapi({ description: "only runs this agent claimed (its console's list)" }),
+      poster: address.optional().openapi({ description: "only runs this address posted" }),
     }),
   },
   responses: { 200: json(z.object({ runs: z.array(runListItem), pagination }), "Runs"), ...errorResponses(400) },
@@ -70,6 +78,8 @@ export const readRoutes = router()
       limit: q.limit,
       state: q.state,
       minReward: q.minReward === undefined ? undefined : BigInt(q.minReward),
+      agentId: q.agentId,
+      poster: q.poster?.toLowerCase(),
       orgId: c.get("org")?.id,
     });
     return c.json(
