@@ -15,6 +15,8 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     sourcemap: false,
+    // dist/.vite/manifest.json: which chunks each page loads (bench/web-budget.ts and its test measure first loads).
+    manifest: true,
   },
   server: {
     port: Number(process.env.WEB_DEV_PORT ?? 5173),

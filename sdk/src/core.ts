@@ -1,12 +1,10 @@
-// The shared core of every feature module: the typed HTTP client (openapi-fetch over the generated types), error
-// mapping, the cached deployment config, chain reads, signed-request building and progress reporting.
-import createClient, { type Client, type Middleware } from "openapi-fetch";
+// The shared core of every feature module: ReadCore (the typed HTTP client, error mapping, the cached deployment
+// config) plus chain reads, following pending writes, signed-request building and progress reporting.
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { AgentHubError } from "./errors.ts";
-import type { paths } from "./generated/openapi.ts";
 import { buildActionMessage } from "./protocol/index.ts";
+import { type AgentHubReaderOptions, ReadCore } from "./read-core.ts";
 import { type Signer, type SignerLike, toSigner } from "./signer.ts";
-import type { Config } from "./types.ts";
 
 export interface Progress {
   /** sign: waiting for a signature; api: request in flight; chain: waiting for a receipt; retry: asked again. */
@@ -15,22 +13,11 @@ export interface Progress {
   txHash?: Hex;
 }
 
-export interface AgentHubOptions {
-  /** Base URL of the API, e.g. https://api.agenthub.example or http://localhost:3000. */
-  apiUrl: string;
+export interface AgentHubOptions extends AgentHubReaderOptions {
   /** JSON-RPC URL of the chain (permit nonces, chain time, receipts of your own transactions). */
   rpcUrl?: string;
   /** Or a viem public client of your own. */
   publicClient?: PublicClient;
-  /** An organization key (sent as x-api-key): scopes registrations and lists, plan rate limits. */
-  apiKey?: string;
-  /** The organization's secret (x-api-secret), for management calls with the key. */
-  apiSecret?: string;
-  /** The operator's admin token (organization creation, dispute resolution, report review). */
-  adminToken?: string;
-  /** Extra headers on every request. */
-  headers?: Record<string, string>;
-  fetch?: typeof globalThis.fetch;
   /** Called while a flow waits for a signature, the API, or the chain. */
   onProgress?: (progress: Progress) => void;
   /** Lifetime of signed-request messages in seconds (the API accepts at most 3600; default 300). */
@@ -50,54 +37,15 @@ const DEFAULT_PENDING_TIMEOUT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Result<D> = { data?: D; error?: unknown; response: Response };
-
-export class Core {
-  readonly api: Client<paths>;
-  readonly apiUrl: string;
-  private configCache?: Promise<Config>;
+export class Core extends ReadCore {
   private publicClientCache?: PublicClient;
 
-  constructor(readonly options: AgentHubOptions) {
-    this.apiUrl = options.apiUrl.replace(/\/+$/, "");
-    this.api = createClient<paths>({ baseUrl: this.apiUrl, fetch: options.fetch as never });
-    this.api.use(this.authMiddleware());
-  }
-
-  private authMiddleware(): Middleware {
-    const { apiKey, apiSecret, adminToken, headers } = this.options;
-    return {
-      onRequest: ({ request }) => {
-        for (const [k, v] of Object.entries(headers ?? {})) request.headers.set(k, v);
-        if (apiKey && !request.headers.has("x-api-key")) request.headers.set("x-api-key", apiKey);
-        if (apiSecret && !request.headers.has("x-api-secret")) request.headers.set("x-api-secret", apiSecret);
-        if (adminToken && !request.headers.has("authorization"))
-          request.headers.set("authorization", `Bearer ${adminToken}`);
-        return request;
-      },
-    };
+  constructor(override readonly options: AgentHubOptions) {
+    super(options);
   }
 
   progress(stage: Progress["stage"], message: string, txHash?: Hex): void {
     this.options.onProgress?.({ stage, message, txHash });
-  }
-
-  /** The answer's data, or an AgentHubError carrying the API's code. */
-  async call<D>(pending: Promise<Result<D>>): Promise<D> {
-    return (await this.callWithResponse(pending)).data;
-  }
-
-  /** Like `call`, keeping the HTTP response (headers such as PAYMENT-RESPONSE). */
-  async callWithResponse<D>(pending: Promise<Result<D>>): Promise<{ data: D; response: Response }> {
-    let result: Result<D>;
-    try {
-      result = await pending;
-    } catch (error) {
-      if (error instanceof AgentHubError) throw error;
-      throw AgentHubError.client("NETWORK_ERROR", `request to ${this.apiUrl} failed: ${(error as Error).message}`);
-    }
-    if (result.response.ok) return { data: result.data as D, response: result.response };
-    throw AgentHubError.fromResponse(result.response, result.error);
   }
 
   /** Whether pending writes are followed (pendingTimeoutMs > 0). */
@@ -137,15 +85,6 @@ export class Core {
     }
   }
 
-  /** GET /api/config, fetched once: chain id, contract addresses, USDC, payment recipient and prices. */
-  config(): Promise<Config> {
-    this.configCache ??= this.call(this.api.GET("/api/config")).catch((error) => {
-      this.configCache = undefined;
-      throw error;
-    });
-    return this.configCache;
-  }
-
   /** A public client on the configured RPC; flows that read the chain need one. */
   async chain(): Promise<PublicClient> {
     if (this.options.publicClient) return this.options.publicClient;
@@ -168,16 +107,9 @@ export class Core {
     return this.publicClientCache;
   }
 
-  /**
-   * Unix seconds on the chain's clock (the clock every deadline is checked against): the latest block through the
-   * configured RPC, or without one the API's own chain clock (GET /api/time). Never the wall clock: a chain's time
-   * can run ahead of it (blocks mined faster than one a second, a local chain's time travel), and an authorization
-   * dated by the wall clock would then be expired on arrival.
-   */
-  async chainTime(): Promise<bigint> {
-    if (!this.options.rpcUrl && !this.options.publicClient) {
-      return BigInt((await this.call(this.api.GET("/api/time"))).unixSeconds);
-    }
+  /** Unix seconds on the chain's clock: the latest block through the configured RPC, or without one the API's. */
+  override async chainTime(): Promise<bigint> {
+    if (!this.options.rpcUrl && !this.options.publicClient) return super.chainTime();
     return (await (await this.chain()).getBlock({ blockTag: "latest" })).timestamp;
   }
 

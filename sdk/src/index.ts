@@ -17,6 +17,8 @@ export type { CreateRunInput, Deliverable } from "./features/runs.ts";
 export type { SearchAnswer, SearchQuery } from "./features/search.ts";
 export type { OwnWallet } from "./features/shared.ts";
 export * from "./protocol/index.ts";
+export { AgentHubReader } from "./read-client.ts";
+export type { AgentHubReaderOptions } from "./read-core.ts";
 export { type Signer, type SignerLike, type TypedDataSigner, toSigner } from "./signer.ts";
 export type { Answer, Config, components, paths, Query, RequestBody, Run, RunState, Schemas } from "./types.ts";
 export { signWebhook, verifyWebhook, type WebhookEvent, WebhookVerificationError } from "./webhooks.ts";

@@ -49,6 +49,7 @@ describe("@agenthub/sdk package", () => {
     assert.equal(manifest.type, "module");
     assert.deepEqual(manifest.exports["."], { types: "./dist/index.d.ts", default: "./dist/index.js" });
     assert.equal(manifest.exports["./webhooks"].default, "./dist/webhooks.js");
+    assert.deepEqual(manifest.exports["./read"], { types: "./dist/read.d.ts", default: "./dist/read.js" });
     assert.ok(manifest.peerDependencies.viem);
     const files = execFileSync("find", [".", "-type", "f"], { cwd: unpacked, encoding: "utf8" }).split("\n");
     for (const f of [
@@ -84,5 +85,22 @@ describe("@agenthub/sdk package", () => {
     const bundle = await browserBundle({ entry: join(pkgDir, "dist", "index.js") });
     assert.ok(bundle.inputs.some((i) => i.includes("openapi-fetch")));
     assert.deepEqual(bundle.nodeBuiltins, []);
+  });
+
+  it("the read-only entry (@agenthub/sdk/read) bundles without viem, x402 or signing code, and reads", async () => {
+    const bundle = await browserBundle({ entry: join(pkgDir, "dist", "read.js") });
+    const heavy = bundle.inputs.filter((i) => /node_modules\/(viem|ox|@noble|@scure|@x402|permissionless)\//.test(i));
+    assert.deepEqual(heavy, []);
+    assert.ok(bundle.inputs.some((i) => i.includes("openapi-fetch")));
+    assert.ok(!bundle.inputs.some((i) => /\/(signer|core|protocol\/)/.test(i)), bundle.inputs.join("\n"));
+    const script = `
+      const { AgentHubReader, isAgentHubError } = await import(${JSON.stringify(join(pkgDir, "dist", "read.js"))});
+      const err = await new AgentHubReader({ apiUrl: "http://127.0.0.1:1" }).agents.get(1).catch((e) => e);
+      console.log(JSON.stringify({ code: err.code, isError: isAgentHubError(err) }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: pkgDir,
+      encoding: "utf8",
+    });
+    assert.deepEqual(JSON.parse(out), { code: "NETWORK_ERROR", isError: true });
   });
 });

@@ -6,24 +6,22 @@ import type { Core } from "../core.ts";
 import { claimMessage } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { RequestBody, Unsigned } from "../types.ts";
+import { AgentReads } from "./reads.ts";
 import { approveUsdc, contractAddress, type OwnWallet, sendOwn, signUsdcPermit } from "./shared.ts";
 
 export type AgentProfile = RequestBody<"/api/agents/register", "post">;
 export type ProfileChanges = Unsigned<RequestBody<"/api/agents/{id}", "patch">>;
 
-export class Agents {
-  constructor(private readonly core: Core) {}
+export class Agents extends AgentReads {
+  constructor(protected override readonly core: Core) {
+    super(core);
+  }
 
   /** Registers an agent (the service generates its wallet and mints its identity). Keep `claimCode` secret. */
   register(profile: AgentProfile, opts: { idempotencyKey?: string } = {}) {
     const { api } = this.core;
     const headers = opts.idempotencyKey ? { "idempotency-key": opts.idempotencyKey } : undefined;
     return this.core.call(api.POST("/api/agents/register", { body: profile, params: { header: headers as never } }));
-  }
-
-  /** What a claim code points at (agent id, name, whether it is still claimable). */
-  claimInfo(claimCode: string) {
-    return this.core.call(this.core.api.GET("/api/agents/claim-info/{claimCode}", { params: { path: { claimCode } } }));
   }
 
   /**
@@ -42,30 +40,12 @@ export class Agents {
     );
   }
 
-  get(agentId: number) {
-    return this.core.call(this.core.api.GET("/api/agents/{id}", { params: { path: { id: agentId } } }));
-  }
-
-  list(query: { page?: number; limit?: number } = {}) {
-    return this.core.call(this.core.api.GET("/api/agents", { params: { query } }));
-  }
-
-  /** The agent's ERC-8004-style agent card. */
-  card(agentId: number) {
-    return this.core.call(this.core.api.GET("/api/agents/{id}/agent-card.json", { params: { path: { id: agentId } } }));
-  }
-
   /** Updates the profile; signed (update-profile:agent:<id>) by the identity token's owner. */
   async update(agentId: number, changes: ProfileChanges, signer: SignerLike) {
     const signed = await this.core.signAction(signer, "update-profile", "agent", agentId);
     return this.core.call(
       this.core.api.PATCH("/api/agents/{id}", { params: { path: { id: agentId } }, body: { ...changes, ...signed } }),
     );
-  }
-
-  /** Stake status: staked amount, whether the agent may claim runs, slash history. */
-  stakeInfo(agentId: number) {
-    return this.core.call(this.core.api.GET("/api/agents/{id}/stake", { params: { path: { id: agentId } } }));
   }
 
   /**

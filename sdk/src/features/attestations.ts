@@ -2,11 +2,14 @@
 import type { Core } from "../core.ts";
 import type { RequestBody } from "../types.ts";
 import { type PayWith, paymentFor } from "./paid.ts";
+import { AttestationReads } from "./reads.ts";
 
 export type AttestationInput = RequestBody<"/api/attestations/create", "post">;
 
-export class Attestations {
-  constructor(private readonly core: Core) {}
+export class Attestations extends AttestationReads {
+  constructor(protected override readonly core: Core) {
+    super(core);
+  }
 
   /** Creates an attestation; the payer must be the attestor agent's wallet or owner. */
   async create(input: AttestationInput, pay: PayWith) {
@@ -15,19 +18,5 @@ export class Attestations {
       this.core.api.POST("/api/attestations/create", { body: input, ...payment.init }),
     );
     return { ...data, payment: payment.receipt(response) };
-  }
-
-  get(id: number) {
-    return this.core.call(this.core.api.GET("/api/attestations/{id}", { params: { path: { id } } }));
-  }
-
-  forAgent(agentId: number) {
-    return this.core.call(this.core.api.GET("/api/attestations/agent/{agentId}", { params: { path: { agentId } } }));
-  }
-
-  stats(agentId: number) {
-    return this.core.call(
-      this.core.api.GET("/api/attestations/agent/{agentId}/stats", { params: { path: { agentId } } }),
-    );
   }
 }

@@ -1,9 +1,9 @@
 // Reputation reads: an agent's score and breakdown, its history, the leaderboard, platform stats and the market.
-import type { Core } from "../core.ts";
+import type { ReadCore } from "../read-core.ts";
 import type { Query } from "../types.ts";
 
 export class Reputation {
-  constructor(private readonly core: Core) {}
+  constructor(private readonly core: ReadCore) {}
 
   get(agentId: number) {
     return this.core.call(this.core.api.GET("/api/reputation/{id}", { params: { path: { id: agentId } } }));

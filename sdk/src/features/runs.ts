@@ -18,6 +18,7 @@ import {
 } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
 import type { Answer, RequestBody, Run, RunState } from "../types.ts";
+import { RunReads } from "./reads.ts";
 import { approveUsdc, contractAddress, type OwnWallet, PERMIT_TTL_SECONDS, sendOwn } from "./shared.ts";
 
 export interface CreateRunInput {
@@ -69,41 +70,9 @@ export interface AgentStepOptions {
   consentSigner?: SignerLike;
 }
 
-export class Runs {
-  constructor(private readonly core: Core) {}
-
-  /** Runs, newest first; `agentId` keeps the runs that agent claimed, `poster` the runs that address posted. */
-  list(
-    query: {
-      page?: number;
-      limit?: number;
-      state?: RunState;
-      minReward?: bigint | string;
-      agentId?: number;
-      poster?: Address;
-    } = {},
-  ) {
-    const { minReward, ...rest } = query;
-    return this.core.call(
-      this.core.api.GET("/api/runs", {
-        params: { query: { ...rest, ...(minReward === undefined ? {} : { minReward: String(minReward) }) } },
-      }),
-    );
-  }
-
-  get(runId: number) {
-    return this.core.call(this.core.api.GET("/api/runs/{id}", { params: { path: { id: runId } } }));
-  }
-
-  events(runId: number) {
-    return this.core.call(this.core.api.GET("/api/runs/{id}/events", { params: { path: { id: runId } } }));
-  }
-
-  /** Whether `agentId` may claim the run now, with the refusal codes if not. */
-  eligibility(runId: number, agentId: number) {
-    return this.core.call(
-      this.core.api.GET("/api/runs/{id}/claim-eligibility", { params: { path: { id: runId }, query: { agentId } } }),
-    );
+export class Runs extends RunReads {
+  constructor(protected override readonly core: Core) {
+    super(core);
   }
 
   /** Drafts a run (DRAFT: stored, nothing moves); signed by the poster, who becomes `posterAddress`. */

@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { usdc } from "../format.ts";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 import { SignatureRequest } from "../wallet/SignatureRequest.tsx";
 import { useWallet } from "../wallet/state.tsx";
 import { ErrorNote } from "./Status.tsx";
@@ -15,7 +15,11 @@ const SEARCH_PATH = "/api/intelligence/search";
 
 export default function PaidSearch() {
   const { wallet } = useWallet();
-  const config = useQuery({ queryKey: ["config"], queryFn: () => hub.config(), staleTime: Number.POSITIVE_INFINITY });
+  const config = useQuery({
+    queryKey: ["config"],
+    queryFn: () => reader.config(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const [query, setQuery] = useState("");
   const [capability, setCapability] = useState("");
   const [minScore, setMinScore] = useState("");
@@ -28,6 +32,8 @@ export default function PaidSearch() {
     if (!wallet) return;
     setError(null);
     try {
+      // The paying client (x402, EIP-3009) loads only when someone pays.
+      const { hub } = await import("../hub.ts");
       const result = await hub.search(
         {
           query: query.trim() || undefined,

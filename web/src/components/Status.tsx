@@ -1,5 +1,5 @@
 // Loading and error states: an API error shows its code, the API's message and what to do about it.
-import { isAgentHubError } from "@agenthub/sdk";
+import { isAgentHubError } from "@agenthub/sdk/read";
 
 const WHAT_TO_DO: Record<string, string> = {
   AGENT_NOT_FOUND: "Check the agent number, or find the agent in the directory.",

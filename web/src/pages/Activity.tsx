@@ -1,12 +1,12 @@
 // The live feed: the app polls GET /api/activity with the newest cursor it holds (docs/decisions.md, "Activity
 // feed") and puts what is new on top. A polite live region announces new events without moving focus.
-import type { Answer } from "@agenthub/sdk";
+import type { Answer } from "@agenthub/sdk/read";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { TxHash } from "../components/TxHash.tsx";
 import { dateTime, shortAddress, stateLabel, usdc } from "../format.ts";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 
 type ActivityEvent = Answer<"/api/activity", "get">["events"][number];
 
@@ -24,7 +24,7 @@ export function ActivityPage() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       try {
-        const answer = await hub.activity(cursor.current ? { after: cursor.current, limit: 50 } : { limit: 30 });
+        const answer = await reader.activity(cursor.current ? { after: cursor.current, limit: 50 } : { limit: 30 });
         if (stopped) return;
         const first = cursor.current === null;
         cursor.current = answer.cursor;

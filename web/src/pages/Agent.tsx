@@ -7,7 +7,7 @@ import { Bars } from "../components/Bars.tsx";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { Tags } from "../components/Tags.tsx";
 import { dateTime, shortAddress, usdc } from "../format.ts";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 
 const LineChart = lazy(() => import("../components/LineChart.tsx"));
 
@@ -25,10 +25,10 @@ const gatewayPath = (uri: string) => (uri.startsWith("ipfs://") ? `/ipfs/${uri.s
 export function AgentPage() {
   const { agentId } = useParams({ from: "/agents/$agentId" });
   const id = Number(agentId);
-  const agent = useQuery({ queryKey: ["agent", id], queryFn: () => hub.agents.get(id) });
-  const reputation = useQuery({ queryKey: ["reputation", id], queryFn: () => hub.reputation.get(id) });
-  const history = useQuery({ queryKey: ["reputation-history", id], queryFn: () => hub.reputation.history(id) });
-  const attestations = useQuery({ queryKey: ["attestations", id], queryFn: () => hub.attestations.forAgent(id) });
+  const agent = useQuery({ queryKey: ["agent", id], queryFn: () => reader.agents.get(id) });
+  const reputation = useQuery({ queryKey: ["reputation", id], queryFn: () => reader.reputation.get(id) });
+  const history = useQuery({ queryKey: ["reputation-history", id], queryFn: () => reader.reputation.history(id) });
+  const attestations = useQuery({ queryKey: ["attestations", id], queryFn: () => reader.attestations.forAgent(id) });
 
   if (!Number.isSafeInteger(id) || id < 0)
     return <ErrorNote error={new Error(`"${agentId}" is not an agent number`)} />;

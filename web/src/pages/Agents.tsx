@@ -6,7 +6,7 @@ import { lazy, Suspense, useState } from "react";
 import { Pager } from "../components/Pager.tsx";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { Tags } from "../components/Tags.tsx";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 
 const PaidSearch = lazy(() => import("../components/PaidSearch.tsx"));
 const PAGE_SIZE = 24;
@@ -14,7 +14,7 @@ const PAGE_SIZE = 24;
 export function AgentsPage() {
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState("");
-  const list = useQuery({ queryKey: ["agents", page], queryFn: () => hub.agents.list({ page, limit: PAGE_SIZE }) });
+  const list = useQuery({ queryKey: ["agents", page], queryFn: () => reader.agents.list({ page, limit: PAGE_SIZE }) });
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = (list.data?.agents ?? []).filter((agent) => {
     const text = [agent.name, ...agent.capabilities, ...agent.programmingLangs, ...agent.domains, ...agent.tools]

@@ -3,11 +3,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ErrorNote } from "../components/Status.tsx";
 import { usdc } from "../format.ts";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 
 export function HomePage() {
-  const config = useQuery({ queryKey: ["config"], queryFn: () => hub.config(), staleTime: Number.POSITIVE_INFINITY });
-  const stats = useQuery({ queryKey: ["stats"], queryFn: () => hub.reputation.stats() });
+  const config = useQuery({
+    queryKey: ["config"],
+    queryFn: () => reader.config(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const stats = useQuery({ queryKey: ["stats"], queryFn: () => reader.reputation.stats() });
   return (
     <>
       <section className="hero">

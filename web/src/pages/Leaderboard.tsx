@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { ErrorNote, Loading } from "../components/Status.tsx";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 
 const SORTS = [
   { value: "score", label: "Reputation score" },
@@ -14,7 +14,7 @@ export function LeaderboardPage() {
   const [sortBy, setSortBy] = useState<(typeof SORTS)[number]["value"]>("score");
   const board = useQuery({
     queryKey: ["leaderboard", sortBy],
-    queryFn: () => hub.reputation.leaderboard({ sortBy, limit: 50 }),
+    queryFn: () => reader.reputation.leaderboard({ sortBy, limit: 50 }),
   });
   return (
     <>

@@ -1,26 +1,31 @@
 // A run: what was asked, its money, who took it, and its timeline from the indexed escrow events.
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
+import { lazy, Suspense } from "react";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { TxHash } from "../components/TxHash.tsx";
 import { dateTime, shortAddress, stateLabel, usdc } from "../format.ts";
-import { hub } from "../hub.ts";
-import { RunActions } from "./poster/RunActions.tsx";
+import { reader } from "../reader.ts";
+import { useWallet } from "../wallet/state.tsx";
+
+// The poster's actions sign with the full client: loaded only for the run's poster with a wallet connected.
+const RunActions = lazy(() => import("./poster/RunActions.tsx").then((m) => ({ default: m.RunActions })));
 
 /** States a run leaves on its own (by a person or a job): the page keeps polling while the run is in one. */
 const MOVING = new Set(["OPEN", "CLAIMED", "IN_PROGRESS", "SUBMITTED", "REVISION_REQUESTED", "DISPUTED", "DRAFT"]);
 
 export function RunPage() {
+  const { wallet } = useWallet();
   const { runId } = useParams({ from: "/runs/$runId" });
   const id = Number(runId);
   const run = useQuery({
     queryKey: ["run", id],
-    queryFn: () => hub.runs.get(id),
+    queryFn: () => reader.runs.get(id),
     refetchInterval: (q) => (q.state.data && MOVING.has(q.state.data.state) ? 5_000 : false),
   });
   const events = useQuery({
     queryKey: ["run-events", id, run.data?.state],
-    queryFn: () => hub.runs.events(id),
+    queryFn: () => reader.runs.events(id),
     enabled: run.isSuccess,
   });
   if (!Number.isSafeInteger(id) || id < 0) return <ErrorNote error={new Error(`"${runId}" is not a run number`)} />;
@@ -75,7 +80,11 @@ export function RunPage() {
           </>
         ) : null}
       </dl>
-      <RunActions run={r} />
+      {wallet && wallet.address.toLowerCase() === r.posterAddress.toLowerCase() ? (
+        <Suspense fallback={<Loading what="your actions" />}>
+          <RunActions run={r} />
+        </Suspense>
+      ) : null}
       <section aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
         {events.error ? <ErrorNote error={events.error} /> : null}

@@ -1,11 +1,11 @@
-import type { RunState } from "@agenthub/sdk";
+import type { RunState } from "@agenthub/sdk/read";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { Pager } from "../components/Pager.tsx";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { stateLabel, usdc } from "../format.ts";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 
 const STATES: RunState[] = [
   "OPEN",
@@ -26,7 +26,7 @@ export function RunsPage() {
   const [state, setState] = useState<RunState | "">("");
   const runs = useQuery({
     queryKey: ["runs", page, state],
-    queryFn: () => hub.runs.list({ page, limit: 25, ...(state ? { state } : {}) }),
+    queryFn: () => reader.runs.list({ page, limit: 25, ...(state ? { state } : {}) }),
   });
   return (
     <>

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Bars } from "../components/Bars.tsx";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { usdc } from "../format.ts";
-import { hub } from "../hub.ts";
+import { reader } from "../reader.ts";
 
 /** What agents offer, most common first: each list of the market overview as a chart. */
 const TRENDS = [
@@ -13,8 +13,8 @@ const TRENDS = [
 ] as const;
 
 export function StatsPage() {
-  const stats = useQuery({ queryKey: ["stats"], queryFn: () => hub.reputation.stats() });
-  const market = useQuery({ queryKey: ["market"], queryFn: () => hub.reputation.market() });
+  const stats = useQuery({ queryKey: ["stats"], queryFn: () => reader.reputation.stats() });
+  const market = useQuery({ queryKey: ["market"], queryFn: () => reader.reputation.market() });
   return (
     <>
       <h1>Network stats</h1>
