@@ -8,6 +8,7 @@ import { cachedAnswer } from "../../stores/read-cache.ts";
 import { LEADERBOARD_SORTS, type LeaderboardSort, leaderboard } from "../../stores/reputation.ts";
 import { getReputation } from "../../use-cases/reputation/get-reputation.ts";
 import { reputationHistory } from "../../use-cases/reputation/history.ts";
+import { reputationInputs } from "../../use-cases/reputation/publish-inputs.ts";
 
 const idParam = z.object({ id: pathId("id") });
 
@@ -79,6 +80,51 @@ const historyRoute = createRoute({
       "History",
     ),
     ...errorResponses(400, 404),
+  },
+});
+
+const count = z.number().int().nonnegative();
+const inputsRoute = createRoute({
+  method: "get",
+  path: "/{id}/inputs",
+  tags: ["reputation"],
+  summary: "The inputs of the stored score, published content-addressed so anyone can recompute it",
+  description:
+    "The document is also served at /ipfs/{cid} (CIDv1, raw codec, sha2-256 of its exact bytes). Chain facts are " +
+    "rebuilt from RunEscrow and AgentIdentity events at or before computedAt; the formula is domain/reputation.ts " +
+    "(scripts/recompute-reputation.ts does both).",
+  request: { params: idParam },
+  responses: {
+    200: json(
+      z.object({
+        cid: z.string(),
+        uri: z.string(),
+        document: z.object({
+          type: z.literal("agenthub-reputation-inputs/1"),
+          agentId: z.number(),
+          formulaVersion: z.string(),
+          score: z.number(),
+          computedAt: z.string().openapi({ description: "chain time of the computation, unix seconds" }),
+          chain: z.object({ registeredAt: z.string(), totalClaimed: count, completions: count, failures: count }),
+          offChain: z.object({
+            checks: count,
+            ups: count,
+            latencySumMs: z.number(),
+            attestationCount: count,
+            attestationWeightedSum: z.number(),
+            attestationWeightSum: z.number(),
+            expertiseWeightedSum: z.number(),
+            expertiseWeightSum: z.number(),
+            badges: z.array(z.string()),
+            skillScores: z.record(z.string(), z.number()),
+            capabilities: z.array(z.string()),
+            programmingLangs: z.array(z.string()),
+          }),
+        }),
+      }),
+      "Published inputs",
+    ),
+    ...errorResponses(404),
   },
 });
 
@@ -166,4 +212,8 @@ export const reputationRoutes = router()
     const { limit, before } = c.req.valid("query");
     const history = await reputationHistory(c.get("deps"), { agentId: id, limit, before });
     return c.json({ agentId: id, history }, 200);
+  })
+  .openapi(inputsRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return c.json(await reputationInputs(c.get("deps"), { agentId: id }), 200);
   });

@@ -1,0 +1,166 @@
+// Recomputes published reputation scores from the chain and the published off-chain inputs, and checks them against
+// the API. For each agent: the inputs document (GET /api/reputation/{id}/inputs) is fetched again by its content
+// address (/ipfs/{cid}) and the bytes must hash to that CID; its chain facts (registration time, counted claims,
+// completions, failures) must equal what AgentIdentity and RunEscrow events up to its computedAt give under the
+// indexer's counting rule; and the formula (api/src/domain/reputation.ts), fed with the replayed chain facts and the
+// document's off-chain inputs, must give the score the API serves. Exit code 0 when every agent matches, 1 otherwise.
+//
+//   pnpm exec tsx scripts/recompute-reputation.ts [--api <url>] [--rpc <url>] [--from-block <n>] [agentId ...]
+//
+// Without ids it checks every agent registered on chain. docs/reputation.md documents the formula and the inputs.
+import { createHash } from "node:crypto";
+import { isDeepStrictEqual, parseArgs } from "node:util";
+import { AgentIdentityAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
+import { type Address, createPublicClient, http } from "viem";
+import { computeScores } from "../api/src/domain/reputation.ts";
+import { inputsOfDocument, type ReputationInputsDocument } from "../api/src/domain/reputation-inputs.ts";
+import { type ChainFacts, replayChainFacts, type TimedEvent } from "./lib/reputation-replay.ts";
+
+/** CIDv1, raw codec (0x55), sha2-256 multihash, base32 lower-case multibase ("b…"): the content address of `bytes`. */
+export function rawCid(bytes: Uint8Array): string {
+  const digest = createHash("sha256").update(bytes).digest();
+  const cid = Buffer.concat([Buffer.from([0x01, 0x55, 0x12, 0x20]), digest]);
+  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+  let bits = 0;
+  let value = 0;
+  let out = "b";
+  for (const byte of cid) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out;
+}
+
+export interface AgentCheck {
+  agentId: number;
+  apiScore: number;
+  recomputed: number;
+  problems: string[];
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Every AgentIdentity and RunEscrow event the replay needs, in chain order, with its block's timestamp. */
+async function chainEvents(rpc: string, identity: Address, escrow: Address, fromBlock: bigint): Promise<TimedEvent[]> {
+  const client = createPublicClient({ transport: http(rpc) });
+  const [idLogs, runLogs] = await Promise.all([
+    client.getContractEvents({ address: identity, abi: AgentIdentityAbi, fromBlock }),
+    client.getContractEvents({ address: escrow, abi: RunEscrowAbi, fromBlock }),
+  ]);
+  const logs = [...idLogs, ...runLogs].sort((a, b) =>
+    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
+  const times = new Map<bigint, bigint>();
+  const events: TimedEvent[] = [];
+  for (const log of logs) {
+    const args = log.args as Record<string, never>;
+    const base = { ...args, kind: log.eventName } as unknown as TimedEvent;
+    if (
+      ![
+        "AgentRegistered",
+        "AgentClaimed",
+        "Transfer",
+        "RunCreated",
+        "RunClaimed",
+        "RunCompleted",
+        "RunRejected",
+        "DisputeResolved",
+        "RunTimedOut",
+      ].includes(log.eventName)
+    )
+      continue;
+    let timestamp = times.get(log.blockNumber);
+    if (timestamp === undefined) {
+      timestamp = (await client.getBlock({ blockNumber: log.blockNumber })).timestamp;
+      times.set(log.blockNumber, timestamp);
+    }
+    events.push({ ...base, timestamp });
+  }
+  return events;
+}
+
+export async function recomputeReputation(opts: {
+  api: string;
+  rpc: string;
+  fromBlock?: bigint;
+  agentIds?: number[];
+}): Promise<AgentCheck[]> {
+  const config = await getJson<{ contracts: Record<string, Address> }>(`${opts.api}/api/config`);
+  const events = await chainEvents(
+    opts.rpc,
+    config.contracts.AgentIdentity!,
+    config.contracts.RunEscrow!,
+    opts.fromBlock ?? 0n,
+  );
+  const ids = opts.agentIds ?? events.flatMap((e) => (e.kind === "AgentRegistered" ? [Number(e.agentId)] : []));
+  const checks: AgentCheck[] = [];
+  for (const agentId of ids) {
+    const problems: string[] = [];
+    const published = await getJson<{ cid: string; document: ReputationInputsDocument }>(
+      `${opts.api}/api/reputation/${agentId}/inputs`,
+    );
+    const doc = published.document;
+    // The document as stored under its content address: the bytes must hash to the CID and say the same.
+    const stored = await fetch(`${opts.api}/ipfs/${published.cid}`, { signal: AbortSignal.timeout(30_000) });
+    const bytes = new Uint8Array(await stored.arrayBuffer());
+    if (!stored.ok) problems.push(`/ipfs/${published.cid} answered ${stored.status}`);
+    else if (rawCid(bytes) !== published.cid) problems.push(`/ipfs/${published.cid} bytes hash to ${rawCid(bytes)}`);
+    else if (!isDeepStrictEqual(JSON.parse(new TextDecoder().decode(bytes)), doc)) {
+      problems.push("the stored document differs from the one served with the score");
+    }
+    // Chain facts as of the computation, from events alone.
+    const asOf = BigInt(doc.computedAt);
+    const replayed: ChainFacts | undefined = replayChainFacts(events.filter((e) => e.timestamp <= asOf)).get(
+      BigInt(agentId),
+    );
+    if (!replayed) problems.push("no AgentRegistered event on chain");
+    const chain = replayed && {
+      registeredAt: replayed.registeredAt.toString(),
+      totalClaimed: replayed.totalClaimed,
+      completions: replayed.completions,
+      failures: replayed.failures,
+    };
+    if (chain && !isDeepStrictEqual(chain, doc.chain)) {
+      problems.push(`chain facts ${JSON.stringify(chain)} differ from the published ${JSON.stringify(doc.chain)}`);
+    }
+    const recomputed = computeScores(inputsOfDocument({ ...doc, chain: chain ?? doc.chain })).score;
+    const { score: apiScore } = await getJson<{ score: number }>(`${opts.api}/api/reputation/${agentId}`);
+    if (recomputed !== doc.score) problems.push(`the formula gives ${recomputed}, the document says ${doc.score}`);
+    if (apiScore !== doc.score) problems.push(`the API serves ${apiScore}, the document says ${doc.score}`);
+    checks.push({ agentId, apiScore, recomputed, problems });
+  }
+  return checks;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      api: { type: "string", default: process.env.AGENTHUB_API ?? "http://localhost:3000" },
+      rpc: { type: "string", default: process.env.AGENTHUB_RPC ?? "http://127.0.0.1:8545" },
+      "from-block": { type: "string", default: "0" },
+    },
+  });
+  const checks = await recomputeReputation({
+    api: values.api,
+    rpc: values.rpc,
+    fromBlock: BigInt(values["from-block"]),
+    agentIds: positionals.length ? positionals.map(Number) : undefined,
+  });
+  for (const c of checks) {
+    const verdict = c.problems.length ? `MISMATCH: ${c.problems.join("; ")}` : "matches";
+    console.log(`agent ${c.agentId}: API ${c.apiScore}, recomputed ${c.recomputed} — ${verdict}`);
+  }
+  const bad = checks.filter((c) => c.problems.length).length;
+  console.log(`${checks.length} agents checked, ${bad} mismatched`);
+  process.exitCode = bad ? 1 : 0;
+}
