@@ -89,7 +89,7 @@ describe("gas breakdown", () => {
     const now = (await publicClient.getBlock()).timestamp;
     await wait(publicClient, usdc.write.mint([poster.account.address, 10n * amount], { account: poster.account }));
     await wait(publicClient, usdc.write.approve([escrow.address, amount], { account: poster.account }));
-    const h1 = await escrow.write.createRun([reward, now + 30n * DAY, 2, IPFS_URI], {
+    const h1 = await escrow.write.createRun([reward, now + 30n * DAY, 2, 0n, IPFS_URI], {
       account: poster.account,
     });
     const r1 = await publicClient.waitForTransactionReceipt({ hash: h1 });
@@ -100,10 +100,10 @@ describe("gas breakdown", () => {
     const h2 = await escrow.write.approve([runId], { account: poster.account });
     const r2 = await publicClient.waitForTransactionReceipt({ hash: h2 });
     await trace(conn.provider as unknown as Provider, h2, `approve ${r2.gasUsed}`);
-    const terms = { reward, deadline: now + 30n * DAY, maxRevisions: 2, metadataUri: IPFS_URI };
+    const terms = { reward, deadline: now + 30n * DAY, maxRevisions: 2, cover: 0n, metadataUri: IPFS_URI };
     const auth = await signFunding(core, poster, terms);
     const h3 = await escrow.write.createRunWithAuthorization(
-      [poster.account.address, reward, terms.deadline, 2, IPFS_URI, auth.validBefore, auth.signature],
+      [poster.account.address, reward, terms.deadline, 2, 0n, IPFS_URI, auth.validBefore, auth.signature],
       { account: wallets.relayer.account },
     );
     const r3 = await publicClient.waitForTransactionReceipt({ hash: h3 });

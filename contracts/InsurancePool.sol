@@ -6,8 +6,6 @@ import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC2
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
-import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
-import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IInsurancePool} from "./interfaces/IInsurancePool.sol";
 import {IRunEscrow} from "./interfaces/IRunEscrow.sol";
@@ -15,9 +13,9 @@ import {RolePausable} from "./utils/RolePausable.sol";
 
 /// @title AgentHub insurance pool
 /// @notice Agents (their token owners, or anyone on their behalf) stake USDC as coverage. Insurance pays agreed
-/// damages, never the poster's own deposit (the escrow refunds that): while a run is Open and was never claimed, its
-/// poster declares a cover for it ({setRunCover}, or {setRunCoverBySig} with the poster's EIP-712 signature), once.
-/// When the run escrow records a verified failure of an agent on that run (a claim or revision timeout, or a dispute
+/// damages, never the poster's own deposit (the escrow refunds that): a run's cover is one of its terms, fixed when
+/// the poster funds it ({IRunEscrow-coverOf}, bounded by the escrow's {IRunEscrow-maxCoverBps}) and part of the
+/// agent's claim consent, so no one can raise it once agents may claim. When the run escrow records a verified failure of an agent on that run (a claim or revision timeout, or a dispute
 /// the agent lost), the poster claims once per run and receives min(cover - the agent's stake already slashed to the
 /// poster for that failure, the agent's coverage). No cover, nothing to claim; a rejection is the poster's own call
 /// and pays nothing. Withdrawals wait {withdrawalCooldown}; coverage that is pending withdrawal stays claimable until
@@ -27,12 +25,8 @@ import {RolePausable} from "./utils/RolePausable.sol";
 /// The relayer (RELAYER_ROLE) submits owner and poster actions after the API verified their signed request.
 /// The withdrawal cooldown changes only through DEFAULT_ADMIN_ROLE (the governance timelock); PAUSER_ROLE (the
 /// emergency Safe and the timelock) stops every USDC movement: stakes, withdrawals and claims.
-contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 {
+contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
-
-    /// @notice EIP-712 struct a poster signs to declare a run's cover (domain "AgentHub InsurancePool", version "1").
-    /// The run id is the nonce: a cover is set once per run.
-    bytes32 public constant RUN_COVER_TYPEHASH = keccak256("RunCover(uint256 runId,uint256 amount,uint256 deadline)");
 
     /// @notice Role allowed to act for token owners and posters (gasless writes).
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
@@ -67,11 +61,8 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
     mapping(uint256 agentId => uint256) private _coverage;
     mapping(uint256 agentId => PendingWithdrawal) private _pending;
     mapping(uint256 runId => bool) private _claimed;
-    mapping(uint256 runId => uint256) private _runCover;
 
-    constructor(IERC20 usdc_, IRunEscrow escrow_, IERC721 identity_, address admin, address relayer)
-        EIP712("AgentHub InsurancePool", "1")
-    {
+    constructor(IERC20 usdc_, IRunEscrow escrow_, IERC721 identity_, address admin, address relayer) {
         if (
             address(usdc_) == address(0) || address(escrow_) == address(0) || address(identity_) == address(0)
                 || admin == address(0)
@@ -156,42 +147,6 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
         usdc.safeTransfer(owner, amount);
     }
 
-    // ------------------------------------------------------------- run covers
-
-    /// @inheritdoc IInsurancePool
-    function setRunCover(uint256 runId, uint256 amount) external {
-        IRunEscrow.Run memory run = escrow.getRun(runId);
-        if (msg.sender != run.poster) revert InsurancePoolUnauthorized(msg.sender);
-        _setRunCover(runId, run, amount);
-    }
-
-    /// @inheritdoc IInsurancePool
-    /// @dev Anyone may submit it (the relayer does): the poster's signature fixes the run and the amount, and the cover
-    /// is set once. ERC-1271 posters (smart accounts) are asked through {SignatureChecker}.
-    function setRunCoverBySig(uint256 runId, uint256 amount, uint256 deadline, bytes calldata signature) external {
-        if (block.timestamp > deadline) revert InsurancePoolSignatureExpired(deadline);
-        IRunEscrow.Run memory run = escrow.getRun(runId);
-        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(RUN_COVER_TYPEHASH, runId, amount, deadline)));
-        if (run.poster == address(0) || !SignatureChecker.isValidSignatureNowCalldata(run.poster, digest, signature)) {
-            revert InsurancePoolInvalidSignature(run.poster);
-        }
-        _setRunCover(runId, run, amount);
-    }
-
-    /// @dev Only while the run is Open and was never claimed (a run reopened after a lost dispute keeps the cover its
-    /// first agent claimed under), once.
-    function _setRunCover(uint256 runId, IRunEscrow.Run memory run, uint256 amount) private {
-        if (amount == 0) revert InsurancePoolZeroAmount();
-        if (_runCover[runId] != 0) revert InsurancePoolCoverAlreadySet(runId);
-        if (run.state != IRunEscrow.RunState.Open) revert InsurancePoolRunNotOpen(runId);
-        (uint256 failedAgent,,) = escrow.failureOf(runId);
-        if (failedAgent != 0) {
-            revert InsurancePoolRunNotOpen(runId);
-        }
-        _runCover[runId] = amount;
-        emit RunCoverSet(runId, run.poster, amount);
-    }
-
     // ----------------------------------------------------------------- claims
 
     /// @inheritdoc IInsurancePool
@@ -207,7 +162,7 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
         if (msg.sender != run.poster && !hasRole(RELAYER_ROLE, msg.sender)) revert InsurancePoolUnauthorized(msg.sender);
         if (_claimed[runId]) revert InsurancePoolAlreadyClaimed(runId);
         // Agreed damages, not the deposit: the escrow already returned reward + fee to the poster.
-        uint256 cover = _runCover[runId];
+        uint256 cover = escrow.coverOf(runId);
         if (cover == 0) revert InsurancePoolNoCoverDeclared(runId);
         if (slashedToPoster >= cover) revert InsurancePoolNoLoss(runId);
         uint256 loss = cover - slashedToPoster;
@@ -255,11 +210,6 @@ contract InsurancePool is IInsurancePool, RolePausable, ReentrancyGuard, EIP712 
     /// @inheritdoc IInsurancePool
     function isClaimed(uint256 runId) external view returns (bool) {
         return _claimed[runId];
-    }
-
-    /// @inheritdoc IInsurancePool
-    function runCoverOf(uint256 runId) external view returns (uint256) {
-        return _runCover[runId];
     }
 
     // --------------------------------------------------------------- internal

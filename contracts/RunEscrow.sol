@@ -2,7 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
@@ -68,16 +67,23 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     uint64 private constant _MAX_DISPUTE_WINDOW = 90 days;
     uint256 private constant _MAX_MIN_REWARD = 500e6;
     uint256 private constant _MIN_REWARD_UNIT = 10_000;
+    // Highest cover bound governance may set: 100 times the reward ({setMaxCoverBps}).
+    uint256 private constant _MAX_COVER_BPS = 1_000_000;
 
     /// @notice Tag of {fundingNonce}: the EIP-3009 nonce a poster signs binds its payment to one run's terms.
     bytes32 public constant RUN_FUNDING_TAG = keccak256(
-        "AgentHubRunFunding(address escrow,address poster,uint256 reward,uint256 deadline,uint256 maxRevisions,bytes32 metadataUriHash)"
+        "AgentHubRunFunding(address escrow,address poster,uint256 reward,uint256 deadline,uint256 maxRevisions,uint256 cover,bytes32 metadataUriHash)"
     );
 
     /// @notice EIP-712 type of a party's consent to a run action (see {IRunEscrow-Consent}).
     bytes32 public constant RUN_CONSENT_TYPEHASH = keccak256(
-        "RunConsent(string action,uint256 runId,uint256 agentId,bytes32 deliverableHash,uint256 nonce,uint256 deadline)"
+        "RunConsent(string action,uint256 runId,uint256 agentId,bytes32 deliverableHash,RunTerms terms,uint256 nonce,uint256 deadline)RunTerms(address poster,uint256 reward,uint256 deadline,uint256 maxRevisions,uint256 cover)"
     );
+    /// @notice EIP-712 type of the run terms a claim consent carries (the other actions carry all-zero terms).
+    bytes32 public constant RUN_TERMS_TYPEHASH =
+        keccak256("RunTerms(address poster,uint256 reward,uint256 deadline,uint256 maxRevisions,uint256 cover)");
+    // The struct hash of all-zero terms, which every consent but a claim carries.
+    bytes32 private constant _NO_TERMS = keccak256(abi.encode(RUN_TERMS_TYPEHASH, 0, 0, 0, 0, 0));
 
     uint256 private constant _MAX_BPS = 10_000;
     // keccak256 of each consent's `action` string (EIP-712 encodes strings by their hash).
@@ -132,10 +138,11 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     uint16 private _feeBps;
     bool private _paused;
     uint16 private _minRewardUnits;
-    // One word: treasury, slash rate, claim timeout and minimum reward (read by every run creation).
+    // One word: treasury, slash rate, claim timeout and the cover bound (read by covered run creations).
     address private _treasury;
     uint16 private _slashBps;
     uint32 private _claimTimeout;
+    uint32 private _maxCoverBps;
     // One word: the poster's review window and the arbiter's dispute window.
     uint32 private _reviewWindow;
     uint32 private _disputeWindow;
@@ -153,6 +160,8 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     mapping(uint256 agentId => AgentLedger) private _agents;
     mapping(address account => uint256) private _credits;
     mapping(uint256 agentId => uint256) private _lastVerifiedFailureAt;
+    /// @dev A run's cover (agreed damages), fixed at funding; written only for covered runs.
+    mapping(uint256 runId => uint256) private _covers;
 
     constructor(
         IERC20 usdc_,
@@ -176,6 +185,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         _minRewardUnits = 1;
         _reviewWindow = 7 days;
         _disputeWindow = 14 days;
+        _maxCoverBps = 100_000;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         _grantRole(RELAYER_ROLE, relayer);
         emit TreasuryUpdated(treasury_);
@@ -184,6 +194,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         emit ClaimTimeoutUpdated(7 days);
         emit MinRewardUpdated(10_000);
         emit WindowsUpdated(7 days, 14 days);
+        emit MaxCoverBpsUpdated(100_000);
     }
 
     modifier whenNotPaused() {
@@ -194,14 +205,14 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     // ---------------------------------------------------------------- poster: funding
 
     /// @inheritdoc IRunEscrow
-    function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
+    function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, uint256 cover, string calldata metadataUri)
         external
         nonReentrant
         returns (uint256 runId)
     {
         address poster = _msgSender();
         uint256 amount;
-        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, cover, metadataUri);
         usdc.safeTransferFrom(poster, address(this), amount);
     }
 
@@ -214,28 +225,8 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         string calldata metadataUri
     ) external nonReentrant onlyRole(SPONSOR_ROLE) returns (uint256 runId) {
         uint256 amount;
-        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, 0, metadataUri);
         usdc.safeTransferFrom(_msgSender(), address(this), amount);
-    }
-
-    /// @inheritdoc IRunEscrow
-    /// @dev A failing permit (e.g. already submitted by a front-runner) is ignored; the transfer then needs
-    /// the allowance to be in place.
-    function createRunWithPermit(
-        uint128 reward,
-        uint64 deadline,
-        uint8 maxRevisions,
-        string calldata metadataUri,
-        uint256 permitDeadline,
-        uint8 v,
-        bytes32 r,
-        bytes32 s
-    ) external nonReentrant returns (uint256 runId) {
-        address poster = _msgSender();
-        uint256 amount;
-        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
-        try IERC20Permit(address(usdc)).permit(poster, address(this), amount, permitDeadline, v, r, s) {} catch {}
-        usdc.safeTransferFrom(poster, address(this), amount);
     }
 
     /// @inheritdoc IRunEscrow
@@ -247,13 +238,14 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
+        uint256 cover,
         string calldata metadataUri,
         uint256 validBefore,
         bytes calldata signature
     ) external nonReentrant returns (uint256 runId) {
-        bytes32 nonce = fundingNonce(poster, reward, deadline, maxRevisions, metadataUri);
+        bytes32 nonce = fundingNonce(poster, reward, deadline, maxRevisions, cover, metadataUri);
         uint256 amount;
-        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, metadataUri);
+        (runId, amount) = _createRun(poster, reward, deadline, maxRevisions, cover, metadataUri);
         _receiveAuthorized(poster, amount, validBefore, nonce, signature);
     }
 
@@ -276,11 +268,19 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
+        uint256 cover,
         string calldata metadataUri
     ) public view returns (bytes32) {
         return keccak256(
             abi.encode(
-                RUN_FUNDING_TAG, address(this), poster, reward, deadline, maxRevisions, keccak256(bytes(metadataUri))
+                RUN_FUNDING_TAG,
+                address(this),
+                poster,
+                reward,
+                deadline,
+                maxRevisions,
+                cover,
+                keccak256(bytes(metadataUri))
             )
         );
     }
@@ -297,7 +297,11 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     /// @inheritdoc IRunEscrow
     function claimBySig(uint256 runId, uint256 agentId, Consent calldata consent) external nonReentrant whenNotPaused {
         RunData storage run = _openForClaim(runId);
-        _useConsent(_CLAIM, runId, agentId, bytes32(0), identity.ownerOf(agentId), consent);
+        // The agent consents to the run's terms as they stand, cover included: a consent to other terms is refused.
+        bytes32 terms = keccak256(
+            abi.encode(RUN_TERMS_TYPEHASH, run.poster, run.reward, run.deadline, run.maxRevisions, _covers[runId])
+        );
+        _useConsent(_CLAIM, runId, agentId, bytes32(0), terms, identity.ownerOf(agentId), consent);
         _claim(runId, run, agentId);
     }
 
@@ -315,7 +319,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         RunData storage run = _run(runId);
         _requireState(runId, run.state, RunState.Claimed);
         uint256 agentId = run.agentId;
-        _useConsent(_START, runId, agentId, bytes32(0), identity.ownerOf(agentId), consent);
+        _useConsent(_START, runId, agentId, bytes32(0), _NO_TERMS, identity.ownerOf(agentId), consent);
         _start(runId, run, agentId);
     }
 
@@ -331,7 +335,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     function submitBySig(uint256 runId, bytes32 deliverableHash, Consent calldata consent) external nonReentrant {
         RunData storage run = _submittable(runId);
         uint256 agentId = run.agentId;
-        _useConsent(_SUBMIT, runId, agentId, deliverableHash, identity.ownerOf(agentId), consent);
+        _useConsent(_SUBMIT, runId, agentId, deliverableHash, _NO_TERMS, identity.ownerOf(agentId), consent);
         _submit(runId, run, agentId, deliverableHash);
     }
 
@@ -448,7 +452,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint256 agentId = run.agentId;
         address signer = consent.signer;
         address party = signer == run.poster ? signer : identity.ownerOf(agentId);
-        _useConsent(_DISPUTE, runId, agentId, run.deliverableHash, party, consent);
+        _useConsent(_DISPUTE, runId, agentId, run.deliverableHash, _NO_TERMS, party, consent);
         _dispute(runId, run, agentId, signer);
     }
 
@@ -603,6 +607,14 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         emit WindowsUpdated(review, dispute_);
     }
 
+    /// @notice Sets the bound on the cover of runs funded from now on: at most `bps` / 10,000 times the reward (0..100
+    /// times; 0 allows no cover). Runs already funded keep their cover. Admin (governance) only.
+    function setMaxCoverBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > _MAX_COVER_BPS) revert RunEscrowInvalidBps(bps);
+        _maxCoverBps = uint32(bps);
+        emit MaxCoverBpsUpdated(bps);
+    }
+
     /// @notice Stops every function that moves USDC or starts a new obligation. PAUSER_ROLE only.
     function pause() external onlyRole(PAUSER_ROLE) {
         if (_paused) revert EnforcedPause();
@@ -714,6 +726,16 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
     }
 
     /// @inheritdoc IRunEscrow
+    function maxCoverBps() external view returns (uint256) {
+        return _maxCoverBps;
+    }
+
+    /// @inheritdoc IRunEscrow
+    function coverOf(uint256 runId) external view returns (uint256) {
+        return _covers[runId];
+    }
+
+    /// @inheritdoc IRunEscrow
     function minReward() external view returns (uint256) {
         return uint256(_minRewardUnits) * _MIN_REWARD_UNIT;
     }
@@ -727,6 +749,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
+        uint256 cover,
         string calldata metadataUri
     ) private returns (uint256 runId, uint256 amount) {
         uint256 fee;
@@ -750,6 +773,19 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         }
 
         emit RunCreated(runId, poster, reward, deadline, maxRevisions, metadataUri);
+        if (cover != 0) _setCover(runId, poster, reward, cover);
+    }
+
+    /// @dev Fixes a new run's cover, at most {maxCoverBps} of its reward: it never changes after funding.
+    function _setCover(uint256 runId, address poster, uint256 reward, uint256 cover) private {
+        // Below 2^128 * 2^32: no overflow.
+        uint256 maximum;
+        unchecked {
+            maximum = reward * _maxCoverBps / _MAX_BPS;
+        }
+        if (cover > maximum) revert RunEscrowCoverTooHigh(cover, maximum);
+        _covers[runId] = cover;
+        emit RunCoverSet(runId, poster, cover);
     }
 
     /// @dev Checks the pause and a new run's terms (the minimum reward included), then books the run on the ledger word: run count + 1, reward + fee
@@ -869,6 +905,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         uint256 runId,
         uint256 agentId,
         bytes32 deliverableHash,
+        bytes32 terms,
         address party,
         Consent calldata consent
     ) private {
@@ -879,7 +916,14 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
         bytes32 digest = _hashTypedDataV4(
             keccak256(
                 abi.encode(
-                    RUN_CONSENT_TYPEHASH, action, runId, agentId, deliverableHash, consent.nonce, consent.deadline
+                    RUN_CONSENT_TYPEHASH,
+                    action,
+                    runId,
+                    agentId,
+                    deliverableHash,
+                    terms,
+                    consent.nonce,
+                    consent.deadline
                 )
             )
         );
@@ -890,7 +934,7 @@ contract RunEscrow is AccessControl, EIP712, NoncesKeyed, TransientReentrancyGua
 
     /// @dev A poster's consent names the run's current agent and deliverable (0 while open).
     function _usePosterConsent(bytes32 action, uint256 runId, RunData storage run, Consent calldata consent) private {
-        _useConsent(action, runId, run.agentId, run.deliverableHash, run.poster, consent);
+        _useConsent(action, runId, run.agentId, run.deliverableHash, _NO_TERMS, run.poster, consent);
     }
 
     // ---------------------------------------------------------------- action bodies (checks done by callers)

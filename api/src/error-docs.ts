@@ -22,8 +22,8 @@ export const ERROR_DOCS: Partial<Record<ErrorCode, string>> = {
   CLAIM_ALREADY_USED: "agent already claimed",
   CLAIM_CODE_EXPIRED: "claim code older than 30 days",
   CLAIM_CODE_INVALID: "claim code unknown or not this agent's",
-  COVER_ALREADY_SET: "the run's cover is set once",
-  COVER_MISMATCH: "`POST /api/runs/:id/cover` with another amount than the draft declares",
+  COVER_TOO_HIGH:
+    "draft (or funding) whose `requiredCoverage` is above `RunEscrow.maxCoverBps` of the reward (ten times it unless governance changed the bound)",
   COVER_PENDING:
     "claim-eligibility reason: the draft declares a cover not set on chain yet (`POST /api/runs/:id/claim` answers 400 `RUN_NOT_AVAILABLE`)",
   COVERAGE_LOCKED:

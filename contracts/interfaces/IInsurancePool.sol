@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 /// @title AgentHub insurance pool
-/// @notice Agents (their token owners) stake USDC as coverage. A run's poster declares the run's cover (agreed
-/// damages) while it is Open and unclaimed; when an agent verifiably fails the run (per the run escrow's `failureOf`:
+/// @notice Agents (their token owners) stake USDC as coverage. A run's cover (agreed damages) is one of its terms,
+/// fixed when the poster funds it in the run escrow ({IRunEscrow-coverOf}); when an agent verifiably fails the run (per the run escrow's `failureOf`:
 /// a timeout or a lost dispute, not a rejection) the poster claims min(cover - stake slashed to it for that failure,
 /// coverage) against that agent's coverage, once per run.
 interface IInsurancePool {
@@ -11,8 +11,6 @@ interface IInsurancePool {
     event CoverageWithdrawalRequested(uint256 indexed agentId, uint256 amount, uint64 availableAt);
     event CoverageWithdrawn(uint256 indexed agentId, address indexed to, uint256 amount);
     event ClaimPaid(uint256 indexed runId, uint256 indexed agentId, address indexed poster, uint256 amount);
-    /// @notice The poster of `runId` declared `amount` as the damages insurance pays if an agent fails the run.
-    event RunCoverSet(uint256 indexed runId, address indexed poster, uint256 amount);
     /// @notice Withdrawals requested from now on wait `cooldown` seconds.
     event WithdrawalCooldownUpdated(uint64 cooldown);
 
@@ -26,12 +24,6 @@ interface IInsurancePool {
     error InsurancePoolNoLoss(uint256 runId);
     /// @notice The run's poster declared no cover: insurance pays agreed damages only, never the refunded deposit.
     error InsurancePoolNoCoverDeclared(uint256 runId);
-    /// @notice A cover is set only while the run is Open and was never claimed.
-    error InsurancePoolRunNotOpen(uint256 runId);
-    error InsurancePoolCoverAlreadySet(uint256 runId);
-    error InsurancePoolSignatureExpired(uint256 deadline);
-    /// @notice The signature is not the run poster's `RunCover` for this run, amount and deadline.
-    error InsurancePoolInvalidSignature(address poster);
     error InsurancePoolNoCoverage(uint256 agentId);
     error InsurancePoolWithdrawalPending(uint256 agentId);
     error InsurancePoolNoWithdrawal(uint256 agentId);
@@ -56,12 +48,6 @@ interface IInsurancePool {
     /// @notice Pays the pending withdrawal (less any claims paid meanwhile) to the token owner; refused while the agent
     /// holds runs and for {CLAIM_WINDOW} after its last verified failure, so the posters it failed can claim first.
     function withdraw(uint256 agentId) external;
-    /// @notice The run's poster declares `amount` of agreed damages for `runId`: only while the run is Open and was
-    /// never claimed, once. Caller: the poster.
-    function setRunCover(uint256 runId, uint256 amount) external;
-    /// @notice {setRunCover} with the poster's EIP-712 `RunCover(runId, amount, deadline)` signature (ECDSA or
-    /// ERC-1271); anyone may submit it before `deadline`.
-    function setRunCoverBySig(uint256 runId, uint256 amount, uint256 deadline, bytes calldata signature) external;
     /// @notice The run's poster claims for a verified failure: pays min(declared cover - stake already slashed to the
     /// poster for that failure, the agent's coverage) to the poster, once per run.
     function claim(uint256 runId) external returns (uint256 paid);
@@ -73,6 +59,4 @@ interface IInsurancePool {
     function totalCoverage() external view returns (uint256);
     /// @notice Whether the poster of `runId` already claimed (one payout per run).
     function isClaimed(uint256 runId) external view returns (bool);
-    /// @notice The cover (agreed damages) the poster declared for `runId`; 0 if none.
-    function runCoverOf(uint256 runId) external view returns (uint256);
 }

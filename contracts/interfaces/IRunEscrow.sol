@@ -41,12 +41,15 @@ interface IRunEscrow is IStakeLocks {
     }
 
     /// @notice A party's signed consent to one run action, submitted by someone else (ERC-2612 style). The signed
-    /// struct is `RunConsent(string action,uint256 runId,uint256 agentId,bytes32 deliverableHash,uint256 nonce,
-    /// uint256 deadline)` in the escrow's EIP-712 domain (name "AgentHub RunEscrow", version "1", this chain, this
-    /// contract): `action` is the function name without `BySig` ("claim", "start", "submit", "approve",
-    /// "requestRevision", "reject", "cancel", "dispute"); `agentId` and `deliverableHash` are the run's as the action
-    /// will see them (the claimed agent, the submitted hash; 0 when none), so a consent never applies to another
-    /// agent or deliverable than the one the signer saw. `nonce` is one of the signer's keyed nonces
+    /// struct is `RunConsent(string action,uint256 runId,uint256 agentId,bytes32 deliverableHash,RunTerms terms,
+    /// uint256 nonce,uint256 deadline)` with `RunTerms(address poster,uint256 reward,uint256 deadline,
+    /// uint256 maxRevisions,uint256 cover)` in the escrow's EIP-712 domain (name "AgentHub RunEscrow", version "1",
+    /// this chain, this contract): `action` is the function name without `BySig` ("claim", "start", "submit",
+    /// "approve", "requestRevision", "reject", "cancel", "dispute"); `agentId` and `deliverableHash` are the run's as
+    /// the action will see them (the claimed agent, the submitted hash; 0 when none), so a consent never applies to
+    /// another agent or deliverable than the one the signer saw. `terms` are the run's terms for a claim (poster,
+    /// reward, deadline, revisions and the cover {coverOf} the agent's coverage answers for) and all zero for every
+    /// other action: an agent's claim consent is void for a run with other terms. `nonce` is one of the signer's keyed nonces
     /// ({nonces}(signer, key), ERC-4337 layout: key in the high 192 bits; clients use the run id as key so
     /// actions on different runs never contend); `deadline` is a chain timestamp after which it is refused.
     struct Consent {
@@ -79,6 +82,12 @@ interface IRunEscrow is IStakeLocks {
     event RunCreated(
         uint256 indexed runId, address indexed poster, uint256 reward, uint64 deadline, uint8 maxRevisions, string metadataUri
     );
+    /// @notice The run was funded with `amount` of cover: the agreed damages the insurance pool pays its poster if the
+    /// agent fails it verifiably ({IInsurancePool-claim}). Emitted right after {RunCreated}, for covered runs only;
+    /// the cover never changes afterwards.
+    event RunCoverSet(uint256 indexed runId, address indexed poster, uint256 amount);
+    /// @notice Runs funded from now on may have a cover of at most `bps` / 10,000 times their reward.
+    event MaxCoverBpsUpdated(uint256 bps);
     event RunClaimed(uint256 indexed runId, uint256 indexed agentId);
     event RunStarted(uint256 indexed runId, uint256 indexed agentId);
     event RunSubmitted(uint256 indexed runId, uint256 indexed agentId, bytes32 deliverableHash);
@@ -136,6 +145,8 @@ interface IRunEscrow is IStakeLocks {
     error RunEscrowDisputeWindowOver(uint256 runId);
     /// @dev A review window outside 1..30 days or a dispute window outside 3..90 days.
     error RunEscrowInvalidWindows(uint64 review, uint64 dispute);
+    /// @dev A new run's cover is above {maxCoverBps} of its reward.
+    error RunEscrowCoverTooHigh(uint256 cover, uint256 maximum);
     /// @dev A minimum reward above 500 USDC or not a multiple of 0.01 USDC.
     error RunEscrowInvalidMinReward(uint256 amount);
     error RunEscrowDeadlinePassed(uint256 runId);
@@ -179,29 +190,24 @@ interface IRunEscrow is IStakeLocks {
     /// @notice The smallest reward a new run may have, in base units (10,000: 0.01 USDC at deployment; governance sets
     /// it in steps of 0.01 USDC up to 500 USDC).
     function minReward() external view returns (uint256);
+    /// @notice The bound on a new run's cover, in basis points of its reward (100,000: ten times the reward at
+    /// deployment; governance sets it up to 100 times, 0 allowing no cover).
+    function maxCoverBps() external view returns (uint256);
+    /// @notice The run's cover (agreed damages), fixed when it was funded; 0 for none.
+    function coverOf(uint256 runId) external view returns (uint256);
 
     /// @notice Creates and funds a run posted by the caller: pulls reward + fee (at the current {feeBps}) from the
     /// caller (needs its allowance). No one can spend another account's allowance: the poster is always the caller.
-    function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
+    /// `cover` (0 for none) is the agreed damages insurance pays the poster after a verified failure, at most
+    /// {maxCoverBps} of the reward; it is a term of the run, fixed from funding on.
+    function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, uint256 cover, string calldata metadataUri)
         external
         returns (uint256 runId);
     /// @notice Creates a run for `poster` paid by the caller (SPONSOR_ROLE only: the SubscriptionVault; needs the
-    /// caller's allowance): subscription runs funded from the subscriber's escrowed balance. Refunds still go to `poster`, who also acts on the run.
+    /// caller's allowance): subscription runs funded from the subscriber's escrowed balance, without cover. Refunds still go to `poster`, who also acts on the run.
     function createSponsoredRun(address poster, uint128 reward, uint64 deadline, uint8 maxRevisions, string calldata metadataUri)
         external
         returns (uint256 runId);
-    /// @notice Same as createRun, but first applies the caller's EIP-2612 permit for reward + fee. The poster is the
-    /// caller (a permit names the amount, not the run's terms; relayed funding uses {createRunWithAuthorization}).
-    function createRunWithPermit(
-        uint128 reward,
-        uint64 deadline,
-        uint8 maxRevisions,
-        string calldata metadataUri,
-        uint256 permitDeadline,
-        uint8 v,
-        bytes32 r,
-        bytes32 s
-    ) external returns (uint256 runId);
     /// @notice Creates and funds a run on the poster's EIP-3009 `ReceiveWithAuthorization` signature (token domain,
     /// `from` the poster, `to` this escrow, `value` reward + fee at the current {feeBps}, `validAfter` 0,
     /// `validBefore`, `nonce` = {fundingNonce} of these terms). Anyone may submit it (the relayer does, so the poster
@@ -211,24 +217,28 @@ interface IRunEscrow is IStakeLocks {
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
+        uint256 cover,
         string calldata metadataUri,
         uint256 validBefore,
         bytes calldata signature
     ) external returns (uint256 runId);
     /// @notice The EIP-3009 nonce a poster signs to fund exactly this run with {createRunWithAuthorization}:
-    /// `keccak256(abi.encode(RUN_FUNDING_TAG, escrow, poster, reward, deadline, maxRevisions, keccak256(metadataUri)))`.
+    /// `keccak256(abi.encode(RUN_FUNDING_TAG, escrow, poster, reward, deadline, maxRevisions, cover,
+    /// keccak256(metadataUri)))`.
     function fundingNonce(
         address poster,
         uint128 reward,
         uint64 deadline,
         uint8 maxRevisions,
+        uint256 cover,
         string calldata metadataUri
     ) external view returns (bytes32);
     /// @notice An agent in good standing with at least the minimum active stake claims an open run before its
     /// deadline (the vault's {IStakeVault-checkClaimable}); its minimum stake stays locked until the run ends.
     /// Caller: the agent token's owner.
     function claim(uint256 runId, uint256 agentId) external;
-    /// @notice {claim} with the agent token owner's consent (action "claim", `agentId` the claiming agent).
+    /// @notice {claim} with the agent token owner's consent (action "claim", `agentId` the claiming agent, `terms` the
+    /// run's terms with its cover).
     function claimBySig(uint256 runId, uint256 agentId, Consent calldata consent) external;
     /// @notice The claiming agent's owner starts work (Claimed -> InProgress).
     function start(uint256 runId) external;

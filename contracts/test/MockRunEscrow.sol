@@ -15,6 +15,15 @@ contract MockRunEscrow {
     mapping(uint256 => Failure) private _failures;
     mapping(uint256 => uint256) private _locks;
     mapping(uint256 => uint256) private _lastVerifiedFailureAt;
+    mapping(uint256 => uint256) private _covers;
+
+    function setCover(uint256 runId, uint256 cover) external {
+        _covers[runId] = cover;
+    }
+
+    function coverOf(uint256 runId) external view returns (uint256) {
+        return _covers[runId];
+    }
 
     /// @dev Stands in for the stake vault too (the pool asks `vault().locksOf`).
     function vault() external view returns (address) {
@@ -44,11 +53,6 @@ contract MockRunEscrow {
         r.fee = fee;
         r.agentId = agentId;
         r.state = IRunEscrow.RunState.TimedOut;
-    }
-
-    /// @dev Moves the run to `state` (Open: before its first claim, when a poster may declare its cover).
-    function setState(uint256 runId, IRunEscrow.RunState state) external {
-        _runs[runId].state = state;
     }
 
     /// @dev A verified failure (timeout) with nothing slashed to the poster; agentId 0 clears it.

@@ -1,5 +1,5 @@
 import { ponder } from "ponder:registry";
-import { insuranceCoverage, insuranceEvent, run } from "ponder:schema";
+import { insuranceCoverage, insuranceEvent } from "ponder:schema";
 import { minBig } from "./lib/bigint.ts";
 
 ponder.on("InsurancePool:CoverageStaked", async ({ event, context }) => {
@@ -78,11 +78,4 @@ ponder.on("InsurancePool:ClaimPaid", async ({ event, context }) => {
     txHash: event.transaction.hash,
     timestamp: ts,
   });
-});
-
-// The poster's declared damages for a run (set once, while it is Open and was never claimed): what an agent's
-// coverage must be to claim it through the API, and what insurance pays after a verified failure.
-ponder.on("InsurancePool:RunCoverSet", async ({ event, context }) => {
-  const { runId, amount } = event.args;
-  await context.db.update(run, { id: runId }).set({ requiredCoverage: amount, updatedAt: event.block.timestamp });
 });

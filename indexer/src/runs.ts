@@ -89,6 +89,13 @@ ponder.on("RunEscrow:RunCreated", async ({ event, context }) => {
   await recordEvent(context, event, runId, "CREATED", "Open", { amount: reward + fee });
 });
 
+// A covered run's agreed damages, emitted right after RunCreated and never changed: what an agent's coverage must be
+// to claim it through the API, and what insurance pays after a verified failure.
+ponder.on("RunEscrow:RunCoverSet", async ({ event, context }) => {
+  const { runId, amount } = event.args;
+  await context.db.update(run, { id: runId }).set({ requiredCoverage: amount, updatedAt: event.block.timestamp });
+});
+
 ponder.on("RunEscrow:RunClaimed", async ({ event, context }) => {
   const { runId, agentId } = event.args;
   const ts = event.block.timestamp;

@@ -32,8 +32,8 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
   // withdrawCredit pays the credited account itself (a payment that failed, e.g. to a USDC-blacklisted address).
   StakeVault: ["depositWithPermit", "slash", "requestWithdrawal", "withdraw", "withdrawCredit"],
   RunEscrow: [
-    // The poster's EIP-3009 authorization fixes payer, amount and every term of the run (createRun and
-    // createRunWithPermit fund a run posted by their caller).
+    // The poster's EIP-3009 authorization fixes payer, amount and every term of the run, its cover included
+    // (createRun funds a run posted by its caller).
     "createRunWithAuthorization",
     // Poster and agent actions only with the party's EIP-712 consent, which the escrow verifies: the relayer's key
     // alone cannot act for anyone. No `resolve`: disputes are ARBITER_ROLE's, which the relayer does not hold.
@@ -57,8 +57,7 @@ export const allowedFunctions: Partial<Record<RelayTarget, readonly string[]>> =
     "payRewards",
     "withdrawCredit",
   ],
-  // setRunCoverBySig: the poster's EIP-712 RunCover, verified by the pool (ERC-1271 too), fixes run and amount.
-  InsurancePool: ["stakeWithPermit", "requestWithdrawal", "withdraw", "claim", "setRunCoverBySig"],
+  InsurancePool: ["stakeWithPermit", "requestWithdrawal", "withdraw", "claim"],
   // Subscriptions: the subscriber's signed terms + permit open one; runs are created only when due, at those terms,
   // from that subscription's balance; cancel refunds the subscriber. Sponsored runs are the vault's (SPONSOR_ROLE).
   SubscriptionVault: [
@@ -132,7 +131,7 @@ const ipfsUri =
 /**
  * Argument bounds per function, on top of the contracts' own. Calls that carry their party's signature, verified on
  * chain, need no scope: RunEscrow's `...BySig` consents and createRunWithAuthorization (EIP-712 / EIP-3009),
- * InsurancePool.setRunCoverBySig (the poster's RunCover), SubscriptionVault.openWithPermit (the subscriber's terms),
+ * SubscriptionVault.openWithPermit (the subscriber's terms),
  * AgentIdentity.claimTransfer (the claim signature), the Governor's vote signatures and USDC transferWithAuthorization.
  * Calls whose outcome only the chain decides and that pay a fixed party need none either: timeoutSlash (chain time,
  * the poster), InsurancePool.claim (the poster), withdrawCredit (the credited account), sweepFees (the treasury),
@@ -166,7 +165,6 @@ export const argumentChecks: Partial<Record<string, ArgumentCheck>> = {
     positive("InsurancePool.requestWithdrawal", 1),
   ),
   "InsurancePool.withdraw": named("InsurancePool.withdraw", "agentId", 0),
-  "InsurancePool.setRunCoverBySig": positive("InsurancePool.setRunCoverBySig", 1),
   "AgentIdentity.mint": ([to]) =>
     isAddressEqual(to as Address, zeroAddress) ? "AgentIdentity.mint: no mint to the zero address" : null,
   "AgentIdentity.mintBatch": ([to]) => {

@@ -256,10 +256,6 @@ describe("relayer allowlist", () => {
         args: [7n, "https://attacker.example/run.json"],
       });
       assert.equal(checkAllowed("SubscriptionVault", trigger, { ...ctx, scope: { subscriptionId: 7n } }).ok, false);
-      const cover = (amount: bigint) =>
-        encodeFunctionData({ abi: InsurancePoolAbi, functionName: "setRunCoverBySig", args: [3n, amount, 1n, "0x"] });
-      assert.equal(checkAllowed("InsurancePool", cover(1n), ctx).ok, true, "the poster's signature is its consent");
-      assert.equal(checkAllowed("InsurancePool", cover(0n), ctx).ok, false);
     });
 
     it("calls that carry their party's signature or pay a fixed party need no scope (the chain checks them)", () => {

@@ -16,7 +16,7 @@ export const stakeVaultAbi = parseAbi([
 ]);
 
 export const runEscrowAbi = parseAbi([
-  "function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, string metadataUri) returns (uint256)",
+  "function createRun(uint128 reward, uint64 deadline, uint8 maxRevisions, uint256 cover, string metadataUri) returns (uint256)",
   "function claim(uint256 runId, uint256 agentId)",
   "function start(uint256 runId)",
   "function submit(uint256 runId, bytes32 deliverableHash)",

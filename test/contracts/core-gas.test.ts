@@ -66,7 +66,7 @@ describe("core gas", () => {
     await wait(publicClient, usdc.write.approve([escrow.address, amount], { account: poster.account }));
     r = await wait(
       publicClient,
-      escrow.write.createRun([reward, now + 30n * DAY, 2, IPFS_URI], {
+      escrow.write.createRun([reward, now + 30n * DAY, 2, 0n, IPFS_URI], {
         account: poster.account,
       }),
     );
@@ -76,24 +76,27 @@ describe("core gas", () => {
     await wait(publicClient, usdc.write.approve([escrow.address, 2n ** 256n - 1n], { account: poster.account }));
     r = await wait(
       publicClient,
-      escrow.write.createRun([reward, now + 30n * DAY, 2, IPFS_URI], {
+      escrow.write.createRun([reward, now + 30n * DAY, 2, 0n, IPFS_URI], {
         account: poster.account,
       }),
     );
     gas["RunEscrow.createRun (poster, infinite allowance)"] = r.gasUsed;
     // Relayed funding: the poster's EIP-3009 authorization bound to the run's terms (no allowance involved).
-    const authTerms = { reward, deadline: now + 30n * DAY, maxRevisions: 2, metadataUri: IPFS_URI };
+    const authTerms = { reward, deadline: now + 30n * DAY, maxRevisions: 2, cover: 0n, metadataUri: IPFS_URI };
     const auth = await signFunding(core, poster, authTerms);
     r = await wait(
       publicClient,
       escrow.write.createRunWithAuthorization(
-        [poster.account.address, reward, authTerms.deadline, 2, IPFS_URI, auth.validBefore, auth.signature],
+        [poster.account.address, reward, authTerms.deadline, 2, 0n, IPFS_URI, auth.validBefore, auth.signature],
         { account: relayer.account },
       ),
     );
     gas["RunEscrow.createRunWithAuthorization (relayer, EIP-3009)"] = r.gasUsed;
     const runId3 = await escrow.read.runCount();
-    r = await wait(publicClient, escrow.write.createRun([reward, now + 30n * DAY, 2, ""], { account: poster.account }));
+    r = await wait(
+      publicClient,
+      escrow.write.createRun([reward, now + 30n * DAY, 2, 0n, ""], { account: poster.account }),
+    );
     gas["RunEscrow.createRun (poster, infinite allowance, empty metadataUri)"] = r.gasUsed;
 
     r = await wait(publicClient, escrow.write.claim([runId, agent0], { account: agentOwner.account }));
@@ -203,7 +206,9 @@ describe("core gas", () => {
     assert.ok(gas["AgentIdentity.mint (66-char ipfs://bafkrei URI)"]! <= 150_000n, "mint <= 150k");
     // Targets of issue 15: met. createRun's floor is two fresh storage words per run plus the pull of the funds;
     // approve writes the run's state, the fee ledger and the agent's word (live runs, rewards): no call, no transfer.
-    assert.ok(gas["RunEscrow.createRun (poster, exact allowance)"]! <= 95_000n, "createRun <= 95k");
+    // The cover argument (a 32-byte word of calldata, and its bound check) and RunEscrow's optimizer at 500 runs (it
+    // no longer fits the code size limit at 2,000) cost ~400 gas: 95.4k.
+    assert.ok(gas["RunEscrow.createRun (poster, exact allowance)"]! <= 96_000n, "createRun <= 96k");
     assert.ok(gas["RunEscrow.approve (poster)"]! <= 50_000n, "approve <= 50k");
     // Regression ceilings a little above today's numbers. claim asks the vault (trust state, governance-set
     // minimum) and counts the live run in the agent's word.
@@ -230,13 +235,19 @@ describe("core gas", () => {
       const steps: Record<string, bigint> = {};
       const now = (await publicClient.getBlock()).timestamp;
       // Funded as the API funds a draft: the poster's EIP-3009 authorization bound to the terms, relayed.
-      const terms = { reward, deadline: now + 30n * DAY, maxRevisions: 2, metadataUri: `${IPFS_URI}#${now}` };
+      const terms = {
+        reward,
+        deadline: now + 30n * DAY,
+        maxRevisions: 2,
+        cover: 0n,
+        metadataUri: `${IPFS_URI}#${now}`,
+      };
       const auth = await signFunding(core, poster, terms);
       const as = { account: relayer.account };
       let rc = await wait(
         publicClient,
         escrow.write.createRunWithAuthorization(
-          [poster.account.address, reward, terms.deadline, 2, terms.metadataUri, auth.validBefore, auth.signature],
+          [poster.account.address, reward, terms.deadline, 2, 0n, terms.metadataUri, auth.validBefore, auth.signature],
           as,
         ),
       );
@@ -301,6 +312,7 @@ describe("core gas", () => {
     // The payout here serves one agent and one run, its most expensive use: the API's job pays every agent owed in
     // one transaction, each further agent costing the marginal figure of the core-paths test.
     // submit also records the submission time (the poster's review window starts there): ~3k in a warm word.
-    assert.ok(total(plain) <= 485_000n, "lifecycle ceiling");
+    // A relayed claim hashes the run's terms into the agent's consent, reading its cover (one cold slot): ~3.5k.
+    assert.ok(total(plain) <= 490_000n, "lifecycle ceiling");
   });
 });

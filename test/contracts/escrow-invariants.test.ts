@@ -8,7 +8,8 @@
  * deposits, withdrawals, moderation slashes and bans, agent token transfers, blacklisting and unblacklisting of
  * posters and agent owners (payments to them fall back to credits), fee sweeps, reward payouts, credit withdrawals, time jumps,
  * emergency pauses of the escrow, the vault and the insurance pool (PAUSER_ROLE), governance changes of the minimum
- * stake and the claim timeout, and insurance: coverage stakes, run covers declared by posters and claims after a
+ * stake and the claim timeout, and insurance: coverage stakes, run covers fixed at funding (within the governance
+ * bound, carried by the agent's claim consent) and claims after a
  * verified failure against the real escrow's failure records.
  * A TypeScript model predicts every outcome (success or the exact custom error); after every step the chain must
  * match the model and the accounting invariants must hold:
@@ -255,6 +256,7 @@ const REQUIRED = [
   "setClaimTimeout",
   "setWindows",
   "setMinReward",
+  "setMaxCoverBps",
   "escrow.pause",
   "escrow.unpause",
   "vault.pause",
@@ -262,7 +264,6 @@ const REQUIRED = [
   "pool.pause",
   "pool.unpause",
   "pool.stake",
-  "setRunCover",
   "pool.claim",
   "sub.open",
   "sub.topUp",
@@ -303,9 +304,11 @@ class Model {
   reviewWindow = REVIEW;
   disputeWindow = DISPUTE;
   minReward = MIN_REWARD;
+  /** RunEscrow's bound on a new run's cover, in basis points of its reward (governance). */
+  maxCoverBps = 100_000n;
   /** Emergency pauses (PAUSER_ROLE). */
   paused = { escrow: false, vault: false, pool: false };
-  /** InsurancePool: coverage per agent, declared cover per run, insurance paid per run (once). */
+  /** InsurancePool: coverage per agent; RunEscrow: cover per run (fixed at funding); insurance paid per run (once). */
   coverage = new Map<bigint, bigint>();
   covers = new Map<bigint, bigint>();
   insured = new Map<bigint, bigint>();
@@ -570,7 +573,25 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
       return { consent: replay, error, key };
     }
     const signerWallet = party ? walletOf(party) : stranger;
-    const sign = async (by: Wallet, claimed: Address, deadline: bigint, runId = id): Promise<Consent> => {
+    // A claim carries the run's terms as the escrow holds them, cover included (every other action: none).
+    const r = known(id);
+    const terms =
+      action === "claim" && r
+        ? {
+            poster: r.poster,
+            reward: r.reward,
+            deadline: r.deadline,
+            maxRevisions: BigInt(r.maxRevisions),
+            cover: m.covers.get(id) ?? 0n,
+          }
+        : undefined;
+    const sign = async (
+      by: Wallet,
+      claimed: Address,
+      deadline: bigint,
+      runId = id,
+      signed = terms,
+    ): Promise<Consent> => {
       const nonce = await escrow.read.nonces([claimed, consentNonceKey(runId)]);
       const typed = runConsentTypedData({
         escrow: escrow.address,
@@ -579,6 +600,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         runId,
         agentId,
         deliverableHash,
+        terms: signed,
         nonce,
         deadline,
       });
@@ -600,6 +622,12 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     }
     if (roll < 0.45) {
       const c = await sign(signerWallet, signerWallet.account.address, later, id + 1n);
+      return { consent: c, error: party ? "RunEscrowInvalidConsent" : "RunEscrowWrongSigner", key };
+    }
+    if (roll < 0.5 && terms) {
+      // The agent agreed to a smaller cover (or another reward) than the run has: the consent is void.
+      const other = rnd.next() < 0.5 ? { ...terms, cover: terms.cover + 1n } : { ...terms, reward: terms.reward - 1n };
+      const c = await sign(signerWallet, signerWallet.account.address, later, id, other);
       return { consent: c, error: party ? "RunEscrowInvalidConsent" : "RunEscrowWrongSigner", key };
     }
     const c = await sign(signerWallet, signerWallet.account.address, later);
@@ -714,28 +742,6 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     }
   };
 
-  /** InsurancePool.setRunCover(id, random agreed damages) by `caller`. */
-  const declareCover = async (id: bigint, caller: Wallet) => {
-    const r = known(id);
-    // Agreed damages: none (refused), a token amount, about a slash's size, or more than any coverage.
-    const roll = rnd.next();
-    const amount = roll < 0.05 ? 0n : roll < 0.1 ? 1n : roll < 0.55 ? rnd.bigint(1_000_000n, 80_000_000n) : 10n ** 12n;
-    let expected: string | null = null;
-    if (!r || lc(caller.account.address) !== r.poster) expected = "InsurancePoolUnauthorized";
-    else if (amount === 0n) expected = "InsurancePoolZeroAmount";
-    else if (m.covers.has(id)) expected = "InsurancePoolCoverAlreadySet";
-    else if (r.state !== S.Open || r.failure[0] !== 0n) expected = "InsurancePoolRunNotOpen";
-    if (
-      await exec(
-        `setRunCover(${id}, ${amount})`,
-        () => pool.write.setRunCover([id, amount], { account: caller.account, gas: GAS }),
-        expected,
-      )
-    ) {
-      m.covers.set(id, amount);
-    }
-  };
-
   const has =
     (...states: S[]) =>
     () =>
@@ -796,8 +802,18 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
                 : rnd.bigint(1_000_000n, 100_000_000n);
         const deadline = !steer && rnd.next() < 0.1 ? m.now - rnd.bigint(0n, 100n) : m.now + rnd.bigint(60n, 15n * DAY);
         const maxRevisions = rnd.int(3);
+        // Agreed damages, a term fixed at funding: none, within the governance bound (a multiple of the reward), or
+        // above it (refused).
+        const bound = (reward * m.maxCoverBps) / 10_000n;
+        const coverRoll = steer ? 0 : rnd.next();
+        const cover =
+          coverRoll < 0.4
+            ? 0n
+            : coverRoll < 0.9 || bound === 0n
+              ? rnd.bigint(bound === 0n ? 0n : 1n, bound)
+              : bound + rnd.bigint(1n, 10n ** 12n);
         const next = BigInt(m.runs.length + 1);
-        const terms = `(${next}, reward ${reward}, deadline +${deadline - m.now - 1n}s, maxRev ${maxRevisions}, by ${caller.account.address.slice(0, 6)})`;
+        const terms = `(${next}, reward ${reward}, deadline +${deadline - m.now - 1n}s, maxRev ${maxRevisions}, cover ${cover}, by ${caller.account.address.slice(0, 6)})`;
         // The relayer funds only with the poster's EIP-3009 authorization bound to the terms; most of the time it
         // submits a good one, else it tampers with a term the poster signed (refused by the token's signature
         // check) or tries createRun (the caller is the poster: it can only pull its own allowance, which it lacks).
@@ -817,6 +833,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
               reward,
               deadline,
               maxRevisions: tamper ? (maxRevisions + 1) % 3 : maxRevisions,
+              cover,
               metadataUri: "ipfs://run",
             },
             value,
@@ -827,13 +844,14 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           else if (reward === 0n) expected = "RunEscrowZeroReward";
           else if (reward < m.minReward) expected = "RunEscrowRewardTooLow";
           else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
+          else if (cover > bound) expected = "RunEscrowCoverTooHigh";
           else if (tamper) expected = "ERC3009InvalidSignature";
           else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
           ok = await exec(
             `createRunWithAuthorization${terms}${tamper ? " tampered" : ""}`,
             () =>
               escrow.write.createRunWithAuthorization(
-                [p.account.address, reward, deadline, maxRevisions, "ipfs://run", validBefore, signature],
+                [p.account.address, reward, deadline, maxRevisions, cover, "ipfs://run", validBefore, signature],
                 { account: caller.account, gas: GAS },
               ),
             expected,
@@ -843,12 +861,13 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
           else if (reward === 0n) expected = "RunEscrowZeroReward";
           else if (reward < m.minReward) expected = "RunEscrowRewardTooLow";
           else if (deadline <= m.now + 1n) expected = "RunEscrowDeadlinePassed";
+          else if (cover > bound) expected = "RunEscrowCoverTooHigh";
           else if (lc(caller.account.address) !== lc(p.account.address)) expected = "ERC20InsufficientAllowance";
           else if (m.isBlacklisted(p.account.address)) expected = "Blacklisted";
           ok = await exec(
             `createRun${terms}`,
             () =>
-              escrow.write.createRun([reward, deadline, maxRevisions, "ipfs://run"], {
+              escrow.write.createRun([reward, deadline, maxRevisions, cover, "ipfs://run"], {
                 account: caller.account,
                 gas: GAS,
               }),
@@ -872,8 +891,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
             failure: [0n, Fail.None, 0n],
           });
           m.move(p.account.address, escrow.address, reward + fee);
-          // Most posters declare the run's cover right after funding (as the API does), before any claim.
-          if (rnd.next() < 0.6) await declareCover(next, p);
+          if (cover > 0n) m.covers.set(next, cover);
         }
       },
     ],
@@ -1617,19 +1635,6 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         }
       },
     ],
-    // the poster declares a run's cover (agreed damages): Open and never claimed, once
-    [
-      () => (m.runs.some((r, i) => r.state === S.Open && !m.covers.has(BigInt(i + 1))) ? 10 : 1),
-      has(S.Open),
-      async () => {
-        const uncovered = m.runs
-          .map((r, i) => ({ r, id: BigInt(i + 1) }))
-          .filter(({ r, id }) => r.state === S.Open && !m.covers.has(id));
-        const id = uncovered.length > 0 && rnd.next() < 0.8 ? rnd.pick(uncovered).id : pickRun([S.Open]);
-        const r = known(id);
-        await declareCover(id, r && rnd.next() < 0.85 ? walletOf(r.poster) : rnd.pick([stranger, wallets.relayer]));
-      },
-    ],
     // the poster (or the relayer for it) claims insurance for a run an agent verifiably failed
     [
       () =>
@@ -1682,6 +1687,23 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
         ) {
           m.reviewWindow = review;
           m.disputeWindow = dispute;
+        }
+      },
+    ],
+    // cover bound (governance): runs created from now on; runs funded before keep their cover
+    [
+      () => 0.7,
+      always,
+      async () => {
+        const bps = rnd.pick([0n, 10_000n, 100_000n, 1_000_000n, 1_000_001n]);
+        if (
+          await exec(
+            `setMaxCoverBps(${bps})`,
+            () => escrow.write.setMaxCoverBps([bps], { account: wallets.admin.account, gas: GAS }),
+            bps > 1_000_000n ? "RunEscrowInvalidBps" : null,
+          )
+        ) {
+          m.maxCoverBps = bps;
         }
       },
     ],
@@ -2111,7 +2133,7 @@ async function runSequence(seed: number, log: string[], stats: Map<string, { ok:
     const id = BigInt(i + 1);
     const [, , slashed] = m.runs[i]!.failure;
     assert.deepEqual(await escrow.read.failureOf([id]), m.runs[i]!.failure, `failureOf(${i + 1})`);
-    assert.equal(await pool.read.runCoverOf([id]), m.covers.get(id) ?? 0n, `runCoverOf(${id})`);
+    assert.equal(await escrow.read.coverOf([id]), m.covers.get(id) ?? 0n, `coverOf(${id})`);
     assert.equal(await pool.read.isClaimed([id]), m.insured.has(id), `isClaimed(${id})`);
     // Insurance never pays more than the agreed damages net of the slash the poster already got.
     const paid = m.insured.get(id) ?? 0n;

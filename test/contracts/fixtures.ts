@@ -1,4 +1,5 @@
 import {
+  type ClaimTerms,
   consentNonceKey,
   permitTypedData,
   type RunConsentAction,
@@ -131,7 +132,7 @@ export async function createFundedRun(
   core: Core,
   poster: Address,
   reward: bigint,
-  opts: { deadline?: bigint; maxRevisions?: number; uri?: string } = {},
+  opts: { deadline?: bigint; maxRevisions?: number; uri?: string; cover?: bigint } = {},
 ): Promise<bigint> {
   const { usdc, escrow, publicClient } = core;
   const amount = reward + feeOf(reward);
@@ -140,9 +141,12 @@ export async function createFundedRun(
   await wait(publicClient, usdc.write.approve([escrow.address, amount], { account: poster }));
   await wait(
     publicClient,
-    escrow.write.createRun([reward, opts.deadline ?? now + 30n * DAY, opts.maxRevisions ?? 1, opts.uri ?? IPFS_URI], {
-      account: poster,
-    }),
+    escrow.write.createRun(
+      [reward, opts.deadline ?? now + 30n * DAY, opts.maxRevisions ?? 1, opts.cover ?? 0n, opts.uri ?? IPFS_URI],
+      {
+        account: poster,
+      },
+    ),
   );
   return escrow.read.runCount();
 }
@@ -220,6 +224,8 @@ export async function signConsent(
     deadline?: bigint;
     escrow?: Address;
     chainId?: number;
+    /** claim: the terms signed (default: the run's as the escrow holds them, cover included). */
+    terms?: ClaimTerms;
   } = {},
 ): Promise<Consent> {
   const { escrow, publicClient } = core;
@@ -234,11 +240,24 @@ export async function signConsent(
     runId,
     agentId: opts.agentId ?? run.agentId,
     deliverableHash: opts.deliverableHash ?? (run.deliverableHash === zeroHash ? zeroHash : run.deliverableHash),
+    terms: action === "claim" ? (opts.terms ?? (await claimTermsOf(core, runId))) : undefined,
     nonce,
     deadline,
   });
   const signature = await signer.signTypedData({ account: signer.account, ...typed } as never);
   return { signer: address, nonce, deadline, signature };
+}
+
+/** The terms an agent's claim consent carries: the run's as the escrow holds them, its cover included. */
+export async function claimTermsOf(core: Core, runId: bigint): Promise<ClaimTerms> {
+  const run = await core.escrow.read.getRun([runId]);
+  return {
+    poster: run.poster,
+    reward: run.reward,
+    deadline: run.deadline,
+    maxRevisions: BigInt(run.maxRevisions),
+    cover: await core.escrow.read.coverOf([runId]),
+  };
 }
 
 /** A poster's EIP-3009 authorization to fund exactly `terms` (RunEscrow.createRunWithAuthorization). */

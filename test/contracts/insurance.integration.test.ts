@@ -63,11 +63,6 @@ async function assertInvariant(ctx: Ctx) {
   assert.equal(await ctx.pool.read.totalCoverage(), sum);
 }
 
-/** The poster declares `cover` for the open, unclaimed run. */
-async function declareCover(ctx: Ctx, runId: bigint, cover: bigint) {
-  await wait(ctx.publicClient, ctx.pool.write.setRunCover([runId, cover], { account: ctx.wallets.poster.account }));
-}
-
 describe("InsurancePool with the core contracts", () => {
   it("a timeout: the poster ends with its deposit back plus the declared damages, never the run's value twice", async () => {
     const ctx = await networkHelpers.loadFixture(deployWithInsurance);
@@ -80,15 +75,9 @@ describe("InsurancePool with the core contracts", () => {
     const cover = usd(40n); // agreed damages: below the run's value (52.5)
     // createFundedRun mints the deposit to the poster first: `held` is what the poster held with it
     const held = (await usdc.read.balanceOf([poster.account.address])) + reward + feeOf(reward);
-    const runId = await createFundedRun(ctx, poster.account.address, reward);
-    await declareCover(ctx, runId, cover);
+    const runId = await createFundedRun(ctx, poster.account.address, reward, { cover });
     await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      pool.write.setRunCover([runId, usd(1n)], { account: poster.account }),
-      pool,
-      "InsurancePoolCoverAlreadySet",
-      [runId],
-    );
+    assert.equal(await escrow.read.coverOf([runId]), cover, "fixed at funding");
     await viem.assertions.revertWithCustomErrorWithArgs(
       pool.write.claim([runId], { account: poster.account }),
       pool,
@@ -130,8 +119,7 @@ describe("InsurancePool with the core contracts", () => {
     const deposits = 2n * (usd(50n) + feeOf(usd(50n)));
     const held = (await usdc.read.balanceOf([poster.account.address])) + deposits;
     const bare = await createFundedRun(ctx, poster.account.address, usd(50n));
-    const small = await createFundedRun(ctx, poster.account.address, usd(50n));
-    await declareCover(ctx, small, 1n);
+    const small = await createFundedRun(ctx, poster.account.address, usd(50n), { cover: 1n });
     let slashed = 0n;
     for (const [runId, agentId, owner] of [
       [bare, agent, agentOwner],
@@ -166,8 +154,10 @@ describe("InsurancePool with the core contracts", () => {
     const { poster, agentOwner, relayer, other, admin } = wallets;
     await stakeCoverage(ctx, agent, agentOwner, usd(30n));
     const held = (await usdc.read.balanceOf([poster.account.address])) + usd(200n) + feeOf(usd(200n));
-    const rejected = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
-    await declareCover(ctx, rejected, usd(200n));
+    const rejected = await createFundedRun(ctx, poster.account.address, usd(200n), {
+      maxRevisions: 0,
+      cover: usd(200n),
+    });
     await wait(publicClient, escrow.write.claim([rejected, agent], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.submit([rejected, bytes32("bad work")], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.reject([rejected], { account: poster.account }));
@@ -181,20 +171,17 @@ describe("InsurancePool with the core contracts", () => {
     }
     assert.equal(await usdc.read.balanceOf([poster.account.address]), held, "the deposit back, nothing more");
 
-    const disputed = await createFundedRun(ctx, poster.account.address, usd(200n), { maxRevisions: 0 });
-    await declareCover(ctx, disputed, usd(200n));
+    const disputed = await createFundedRun(ctx, poster.account.address, usd(200n), {
+      maxRevisions: 0,
+      cover: usd(200n),
+    });
     await wait(publicClient, escrow.write.claim([disputed, agent], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.submit([disputed, bytes32("bad work")], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.dispute([disputed], { account: poster.account }));
     const slashed = (await vault.read.stakeOf([agent])) / 2n;
     await wait(publicClient, escrow.write.resolve([disputed, false], { account: admin.account }));
-    // the run is Open again, but the cover its agent claimed under stays
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      pool.write.setRunCover([disputed, usd(500n)], { account: poster.account }),
-      pool,
-      "InsurancePoolCoverAlreadySet",
-      [disputed],
-    );
+    // the run is Open again, with the cover its agent claimed under (fixed at funding, for any later agent too)
+    assert.equal(await escrow.read.coverOf([disputed]), usd(200n));
     await viem.assertions.revertWithCustomError(
       pool.write.claim([disputed], { account: other.account }),
       pool,
@@ -220,8 +207,7 @@ describe("InsurancePool with the core contracts", () => {
 
     const reward = usd(30n);
     const cover = usd(45n);
-    const runId = await createFundedRun(ctx, poster.account.address, reward);
-    await declareCover(ctx, runId, cover);
+    const runId = await createFundedRun(ctx, poster.account.address, reward, { cover });
     // agent 1 loses a dispute: the run reopens (the poster does not claim yet)
     await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
     await wait(publicClient, escrow.write.submit([runId, bytes32("a")], { account: agentOwner.account }));
@@ -253,9 +239,8 @@ describe("InsurancePool with the core contracts", () => {
     const { pool, escrow, vault, usdc, publicClient, agent, wallets } = ctx;
     const { poster, agentOwner } = wallets;
     await stakeCoverage(ctx, agent, agentOwner, usd(100n));
-    const runId = await createFundedRun(ctx, poster.account.address, usd(50n), { maxRevisions: 3 });
     const cover = usd(80n);
-    await declareCover(ctx, runId, cover);
+    const runId = await createFundedRun(ctx, poster.account.address, usd(50n), { maxRevisions: 3, cover });
     await wait(publicClient, escrow.write.claim([runId, agent], { account: agentOwner.account }));
     // The attack: ask for everything back at claim time, then drag the run past the 14-day cooldown.
     await wait(publicClient, pool.write.requestWithdrawal([agent, usd(100n)], { account: agentOwner.account }));

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { runCoverTypedData } from "@agenthub/sdk/protocol";
 import { network } from "hardhat";
 import { type Address, encodeFunctionData, getAddress, parseUnits, zeroAddress } from "viem";
 import { prng, signPermit } from "./fixtures.ts";
@@ -43,13 +42,10 @@ type Ctx = Awaited<ReturnType<typeof deployPool>>;
 /** Failure kinds of IRunEscrow.FailureKind. */
 const Kind = { Rejected: 1, TimedOut: 2, DisputeLost: 3 } as const;
 
-/** IRunEscrow.RunState values the tests use. */
-const State = { Open: 1, Claimed: 2, TimedOut: 10 } as const;
-
 /**
  * Records a verified failure (a timeout with nothing slashed to the poster unless given); returns reward + fee.
- * Before it, while the run is Open and unclaimed, the poster declares `cover` (default reward + fee; 0: none) unless
- * the run already has one (a reopened run keeps its first cover).
+ * The run's cover, fixed by the escrow at funding, is `cover` (default reward + fee; 0: none) unless the run already
+ * has one (a reopened run keeps its first cover).
  */
 async function failRun(
   ctx: Pick<Ctx, "escrow" | "pool">,
@@ -62,13 +58,10 @@ async function failRun(
   const fee = (reward * 500n + 9_999n) / 10_000n;
   await ctx.escrow.write.setRun([runId, poster, reward, fee, agentId]);
   const cover = failure.cover ?? reward + fee;
-  if (cover > 0n && (await ctx.pool.read.runCoverOf([runId])) === 0n) {
+  // The escrow fixed the cover at funding: a reopened run that fails again keeps its first one.
+  if (cover > 0n && (await ctx.escrow.read.coverOf([runId])) === 0n) {
     const [failed] = await ctx.escrow.read.failureOf([runId]);
-    if (failed === 0n) {
-      await ctx.escrow.write.setState([runId, State.Open]);
-      await ctx.pool.write.setRunCover([runId, cover], { account: poster });
-      await ctx.escrow.write.setState([runId, State.TimedOut]);
-    }
+    if (failed === 0n) await ctx.escrow.write.setCover([runId, cover]);
   }
   await ctx.escrow.write.setFailure([runId, agentId, failure.kind ?? Kind.TimedOut, failure.slashed ?? 0n]);
   return reward + fee;
@@ -678,120 +671,6 @@ describe("InsurancePool", () => {
     });
   });
 
-  describe("run cover", () => {
-    async function openRun(ctx: Ctx, runId: bigint, poster: Address) {
-      await ctx.escrow.write.setRun([runId, poster, usd(40), usd(2), 0n]);
-      await ctx.escrow.write.setState([runId, State.Open]);
-    }
-
-    it("the poster declares it once, while the run is Open and was never claimed (RunCoverSet)", async () => {
-      const ctx = await loadFixture(deployPool);
-      const { pool, escrow, poster, other } = ctx;
-      await openRun(ctx, 1n, poster.account.address);
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        pool.write.setRunCover([1n, usd(10)], { account: other.account }),
-        pool,
-        "InsurancePoolUnauthorized",
-        [getAddress(other.account.address)],
-      );
-      await viem.assertions.revertWithCustomError(
-        pool.write.setRunCover([1n, 0n], { account: poster.account }),
-        pool,
-        "InsurancePoolZeroAmount",
-      );
-      await viem.assertions.emitWithArgs(
-        pool.write.setRunCover([1n, usd(10)], { account: poster.account }),
-        pool,
-        "RunCoverSet",
-        [1n, getAddress(poster.account.address), usd(10)],
-      );
-      assert.equal(await pool.read.runCoverOf([1n]), usd(10));
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        pool.write.setRunCover([1n, usd(20)], { account: poster.account }),
-        pool,
-        "InsurancePoolCoverAlreadySet",
-        [1n],
-      );
-      // claimed: too late
-      await openRun(ctx, 2n, poster.account.address);
-      await escrow.write.setState([2n, State.Claimed]);
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        pool.write.setRunCover([2n, usd(10)], { account: poster.account }),
-        pool,
-        "InsurancePoolRunNotOpen",
-        [2n],
-      );
-      // reopened after a lost dispute: keeps the cover (none) its first agent claimed under
-      await escrow.write.setState([2n, State.Open]);
-      await escrow.write.setFailure([2n, 1n, Kind.DisputeLost, usd(1)]);
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        pool.write.setRunCover([2n, usd(10)], { account: poster.account }),
-        pool,
-        "InsurancePoolRunNotOpen",
-        [2n],
-      );
-      assert.equal(await pool.read.runCoverOf([2n]), 0n);
-    });
-
-    it("setRunCoverBySig: the poster's EIP-712 RunCover (EOA or ERC-1271) for exactly this run and amount, before its deadline", async () => {
-      const ctx = await loadFixture(deployPool);
-      const { pool, relayer, poster, posterB, other } = ctx;
-      const chainId = await ctx.publicClient.getChainId();
-      const deadline = BigInt(await time.latest()) + 3600n;
-      const sign = (signer: Ctx["poster"], runId: bigint, amount: bigint, at = deadline) =>
-        signer.signTypedData({
-          account: signer.account,
-          ...runCoverTypedData({ pool: pool.address, chainId, runId, amount, deadline: at }),
-        });
-      await openRun(ctx, 1n, poster.account.address);
-      const signature = await sign(poster, 1n, usd(15));
-      for (const [amount, sig] of [
-        [usd(16), signature],
-        [usd(15), await sign(other, 1n, usd(15))],
-        [usd(15), await sign(poster, 2n, usd(15))],
-      ] as const) {
-        await viem.assertions.revertWithCustomErrorWithArgs(
-          pool.write.setRunCoverBySig([1n, amount, deadline, sig], { account: relayer.account }),
-          pool,
-          "InsurancePoolInvalidSignature",
-          [getAddress(poster.account.address)],
-        );
-      }
-      const stale = BigInt(await time.latest()) - 1n;
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        pool.write.setRunCoverBySig([1n, usd(15), stale, await sign(poster, 1n, usd(15), stale)], {
-          account: relayer.account,
-        }),
-        pool,
-        "InsurancePoolSignatureExpired",
-        [stale],
-      );
-      // anyone may submit the poster's signature; it sets the cover once
-      await pool.write.setRunCoverBySig([1n, usd(15), deadline, signature], { account: other.account });
-      assert.equal(await pool.read.runCoverOf([1n]), usd(15));
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        pool.write.setRunCoverBySig([1n, usd(15), deadline, signature], { account: relayer.account }),
-        pool,
-        "InsurancePoolCoverAlreadySet",
-        [1n],
-      );
-      // a smart-account poster (ERC-1271) whose key is posterB's
-      const account = await viem.deployContract("ERC1271WalletMock", [posterB.account.address]);
-      await openRun(ctx, 3n, account.address);
-      await pool.write.setRunCoverBySig([3n, usd(7), deadline, await sign(posterB, 3n, usd(7))], {
-        account: relayer.account,
-      });
-      assert.equal(await pool.read.runCoverOf([3n]), usd(7));
-      // an unknown run has no poster to sign for it
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        pool.write.setRunCoverBySig([99n, usd(1), deadline, signature], { account: relayer.account }),
-        pool,
-        "InsurancePoolInvalidSignature",
-        [zeroAddress],
-      );
-    });
-  });
-
   describe("reentrancy", () => {
     it("a token calling back into the pool during a transfer hits the guard", async () => {
       const { escrow, identity, admin, relayer, agentOwner, poster } = await loadFixture(deployPool);
@@ -902,7 +781,7 @@ describe("InsurancePool", () => {
             const [failed, kind, slashed] = await ctx.escrow.read.failureOf([id]);
             const key = `${id}`;
             const c = cov.get(failed)!;
-            const cover = await pool.read.runCoverOf([id]);
+            const cover = await ctx.escrow.read.coverOf([id]);
             const call = pool.write.claim([id], { account: rand() < 0.5 ? ctx.relayer.account : posterOf(run.poster) });
             const err =
               kind === Kind.Rejected

@@ -90,12 +90,6 @@ const balances = async (fx: Fx, accounts: Hex[]) =>
 /** Agreed damages the tests' posters declare. */
 const COVER = usd(60n);
 
-/** The poster declares `cover` for its open, unclaimed run. */
-async function declareCover(fx: Fx, runId: bigint, cover: bigint) {
-  const poster = fx.wallets.poster.account;
-  await wait(fx.publicClient, fx.pool.write.setRunCover([runId, cover], { account: poster }));
-}
-
 async function claimAndSubmit(fx: Fx, runId: bigint, agentId = fx.agent, owner = fx.wallets.agentOwner) {
   await wait(fx.publicClient, fx.escrow.write.claim([runId, agentId], { account: owner.account }));
   await wait(fx.publicClient, fx.escrow.write.submit([runId, bytes32(`work-${runId}`)], { account: owner.account }));
@@ -108,8 +102,7 @@ describe("money safety (issue 12)", () => {
       const { escrow, pool, wallets, publicClient } = fx;
       const poster = wallets.poster.account.address;
       await stakeCoverage(fx, fx.agent, usd(500n));
-      const runId = await createFundedRun(fx, poster, REWARD, { maxRevisions: 0 });
-      await declareCover(fx, runId, REWARD);
+      const runId = await createFundedRun(fx, poster, REWARD, { maxRevisions: 0, cover: REWARD });
       await claimAndSubmit(fx, runId);
       const [before] = await balances(fx, [poster]);
       await wait(publicClient, escrow.write.reject([runId], { account: wallets.poster.account }));
@@ -139,9 +132,8 @@ describe("money safety (issue 12)", () => {
       const { escrow, pool, vault, wallets, publicClient } = fx;
       const poster = wallets.poster.account.address;
       await stakeCoverage(fx, fx.agent, usd(500n));
-      const runId = await createFundedRun(fx, poster, REWARD);
+      const runId = await createFundedRun(fx, poster, REWARD, { cover: COVER });
       const [funded] = await balances(fx, [poster]);
-      await declareCover(fx, runId, COVER);
       await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: wallets.agentOwner.account }));
       await networkHelpers.time.increase(TIMEOUT);
       const stake = await vault.read.stakeOf([fx.agent]);
@@ -174,8 +166,7 @@ describe("money safety (issue 12)", () => {
       const poster = wallets.poster.account.address;
       await stakeCoverage(fx, fx.agent, usd(10n));
       await stakeCoverage(fx, fx.agent2, usd(500n));
-      const runId = await createFundedRun(fx, poster, REWARD, { maxRevisions: 0 });
-      await declareCover(fx, runId, COVER);
+      const runId = await createFundedRun(fx, poster, REWARD, { maxRevisions: 0, cover: COVER });
       await claimAndSubmit(fx, runId);
       await wait(publicClient, escrow.write.dispute([runId], { account: wallets.poster.account }));
       const slash = ((await vault.read.stakeOf([fx.agent])) * SLASH_BPS) / 10_000n;
@@ -205,8 +196,7 @@ describe("money safety (issue 12)", () => {
       const { escrow, pool, wallets, publicClient } = fx;
       await stakeCoverage(fx, fx.agent, usd(50n));
       // 5 USDC of damages: the 50% slash of a 40 USDC stake (20 USDC) already paid more.
-      const runId = await createFundedRun(fx, wallets.poster.account.address, usd(1n));
-      await declareCover(fx, runId, usd(5n));
+      const runId = await createFundedRun(fx, wallets.poster.account.address, usd(1n), { cover: usd(5n) });
       await wait(publicClient, escrow.write.claim([runId, fx.agent], { account: wallets.agentOwner.account }));
       await networkHelpers.time.increase(TIMEOUT);
       await wait(publicClient, escrow.write.timeoutSlash([runId], { account: wallets.poster.account }));
@@ -607,7 +597,7 @@ describe("money safety (issue 12)", () => {
         const now = (await publicClient.getBlock()).timestamp;
         await wait(
           publicClient,
-          escrow.write.createRun([reward, now + DAY, 0, "ipfs://micro"], { account: wallets.poster.account }),
+          escrow.write.createRun([reward, now + DAY, 0, 0n, "ipfs://micro"], { account: wallets.poster.account }),
         );
         const run = await escrow.read.getRun([await escrow.read.runCount()]);
         assert.equal(run.fee, fee, `fee of ${reward}`);

@@ -107,7 +107,7 @@ describe("Protocol parameters (governance only)", () => {
     const newFee = feeOf(REWARD, 250n);
     await wait(fx.publicClient, usdc.write.mint([poster.account.address, REWARD + newFee]));
     await wait(fx.publicClient, usdc.write.approve([escrow.address, REWARD + newFee], { account: poster.account }));
-    const created = escrow.write.createRun([REWARD, now + DAY, 0, IPFS_URI], { account: poster.account });
+    const created = escrow.write.createRun([REWARD, now + DAY, 0, 0n, IPFS_URI], { account: poster.account });
     await viem.assertions.emitWithArgs(created, escrow, "RunCreated", [
       before + 1n,
       getAddress(poster.account.address),
@@ -321,7 +321,7 @@ describe("Emergency pause", () => {
 
     const deadline = (await publicClient.getBlock()).timestamp + DAY;
     const blocked = [
-      escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account }),
+      escrow.write.createRun([REWARD, deadline, 0, 0n, ""], { account: poster.account }),
       escrow.write.createSponsoredRun([poster.account.address, REWARD, deadline, 0, ""], {
         account: wallets.relayer.account,
       }),

@@ -10,6 +10,7 @@ import { describe, it } from "mocha";
 import { getAddress } from "viem";
 import {
   bytes32,
+  claimTermsOf,
   createFundedRun,
   DAY,
   deployCore,
@@ -291,6 +292,46 @@ describe("RunEscrow: relayed actions need the party's consent", () => {
       );
       await wait(fx.publicClient, escrow.write.submitBySig([runId, bytes32("real work"), consent], as));
       assert.equal((await escrow.read.getRun([runId])).deliverableHash, bytes32("real work"));
+    });
+
+    it("a claim consent binds the run's terms and its cover: consented to other damages, it claims nothing", async () => {
+      const fx = await fixture();
+      const { escrow, wallets, victimAgent, publicClient } = fx;
+      const as = { account: wallets.relayer.account };
+      const owner = wallets.agentOwner;
+      // A run with 2x its reward of agreed damages, fixed at funding.
+      const covered = await createFundedRun(fx, wallets.poster.account.address, REWARD, { cover: 2n * REWARD });
+      const terms = await claimTermsOf(fx, covered);
+      assert.equal(terms.cover, 2n * REWARD);
+      // The agent looked at the run when it had less cover (or another reward, deadline, revisions, poster): its
+      // consent does not carry over to these terms. The poster cannot raise the cover under it either: no function
+      // changes a funded run's cover.
+      for (const other of [
+        { ...terms, cover: REWARD },
+        { ...terms, cover: 0n },
+        { ...terms, reward: REWARD - 1n },
+        { ...terms, deadline: terms.deadline + 1n },
+        { ...terms, maxRevisions: terms.maxRevisions + 1n },
+        { ...terms, poster: wallets.other.account.address },
+      ]) {
+        const consent = await signConsent(fx, owner, "claim", covered, { agentId: victimAgent, terms: other });
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          escrow.write.claimBySig([covered, victimAgent, consent], as),
+          escrow,
+          "RunEscrowInvalidConsent",
+          [getAddress(owner.account.address)],
+        );
+      }
+      // Consented to these very terms, the claim goes through.
+      await wait(
+        publicClient,
+        escrow.write.claimBySig(
+          [covered, victimAgent, await signConsent(fx, owner, "claim", covered, { agentId: victimAgent, terms })],
+          as,
+        ),
+      );
+      assert.equal((await escrow.read.getRun([covered])).state, State.Claimed);
+      assert.equal(await escrow.read.coverOf([covered]), 2n * REWARD);
     });
   });
 

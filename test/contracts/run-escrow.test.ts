@@ -12,7 +12,6 @@ import {
   MIN_STAKE,
   mintAgent,
   signConsent,
-  signPermit,
   stakeAgent,
   wait,
 } from "./fixtures.ts";
@@ -105,7 +104,7 @@ describe("RunEscrow", () => {
       await usdc.write.mint([poster.account.address, REWARD + FEE]);
       await usdc.write.approve([escrow.address, REWARD + FEE], { account: poster.account });
       const deadline = (await publicClient.getBlock()).timestamp + 3n * DAY;
-      const tx = escrow.write.createRun([REWARD, deadline, 2, IPFS_URI], {
+      const tx = escrow.write.createRun([REWARD, deadline, 2, 0n, IPFS_URI], {
         account: poster.account,
       });
       await viem.assertions.emitWithArgs(tx, escrow, "RunCreated", [
@@ -143,29 +142,29 @@ describe("RunEscrow", () => {
       // The relayer or a stranger can only fund a run of its own, from its own allowance (none here).
       for (const caller of [wallets.relayer, wallets.other]) {
         await viem.assertions.revertWithCustomErrorWithArgs(
-          escrow.write.createRun([REWARD, deadline, 0, ""], { account: caller.account }),
+          escrow.write.createRun([REWARD, deadline, 0, 0n, ""], { account: caller.account }),
           usdc,
           "ERC20InsufficientAllowance",
           [getAddress(escrow.address), 0n, REWARD + FEE],
         );
       }
       assert.equal(await usdc.read.allowance([poster.account.address, escrow.address]), 10n * REWARD);
-      await escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account });
+      await escrow.write.createRun([REWARD, deadline, 0, 0n, ""], { account: poster.account });
       assert.equal((await escrow.read.getRun([2n])).poster, getAddress(poster.account.address));
       await viem.assertions.revertWithCustomError(
-        escrow.write.createRun([0n, deadline, 0, ""], { account: poster.account }),
+        escrow.write.createRun([0n, deadline, 0, 0n, ""], { account: poster.account }),
         escrow,
         "RunEscrowZeroReward",
       );
       const now = (await fx.publicClient.getBlock()).timestamp;
       await viem.assertions.revertWithCustomErrorWithArgs(
-        escrow.write.createRun([REWARD, now, 0, ""], { account: poster.account }),
+        escrow.write.createRun([REWARD, now, 0, 0n, ""], { account: poster.account }),
         escrow,
         "RunEscrowDeadlinePassed",
         [3n],
       );
       await viem.assertions.revertWithCustomError(
-        escrow.write.createRunWithAuthorization([zeroAddress, REWARD, deadline, 0, "", deadline, "0x"], {
+        escrow.write.createRunWithAuthorization([zeroAddress, REWARD, deadline, 0, 0n, "", deadline, "0x"], {
           account: wallets.relayer.account,
         }),
         escrow,
@@ -177,13 +176,13 @@ describe("RunEscrow", () => {
       const { escrow, poster, deadline } = await fixture();
       // The cast is of the new total owed (the fixture's run plus this one), which includes the reward.
       await viem.assertions.revertWithCustomErrorWithArgs(
-        escrow.write.createRun([2n ** 96n, deadline, 0, ""], { account: poster.account }),
+        escrow.write.createRun([2n ** 96n, deadline, 0, 0n, ""], { account: poster.account }),
         escrow,
         "SafeCastOverflowedUintDowncast",
         [96, REWARD + FEE + 2n ** 96n + feeOf(2n ** 96n)],
       );
       await viem.assertions.revertWithCustomErrorWithArgs(
-        escrow.write.createRun([REWARD, 2n ** 48n, 0, ""], { account: poster.account }),
+        escrow.write.createRun([REWARD, 2n ** 48n, 0, 0n, ""], { account: poster.account }),
         escrow,
         "SafeCastOverflowedUintDowncast",
         [48, 2n ** 48n],
@@ -191,45 +190,65 @@ describe("RunEscrow", () => {
       assert.equal(await escrow.read.runCount(), 1n);
     });
 
-    it("createRunWithPermit: the poster applies its permit for reward + fee; survives a front-run permit; nobody else may", async () => {
+    it("the cover is a term fixed at funding: at most maxCoverBps of the reward (governance), never changed after", async () => {
       const core = await networkHelpers.loadFixture(deployCore);
       const { escrow, usdc, wallets, publicClient } = core;
       const poster = wallets.poster2;
       await usdc.write.mint([poster.account.address, 10n * REWARD]);
+      await usdc.write.approve([escrow.address, 10n * REWARD], { account: poster.account });
       const now = (await publicClient.getBlock()).timestamp;
-      const sign = async (value: bigint) => {
-        const { v, r, s } = await signPermit(usdc, poster, { spender: escrow.address, value, deadline: now + 600n });
-        return [now + 600n, v, r, s] as const;
-      };
-      let p = await sign(REWARD + FEE);
-      // A permit names the amount, not the run: submitted by anyone else (the relayer included), it is applied as
-      // that caller's (the poster is the caller), so it fails and the caller's own missing allowance refuses the run.
-      for (const caller of [wallets.relayer, wallets.other]) {
-        await viem.assertions.revertWithCustomErrorWithArgs(
-          escrow.write.createRunWithPermit([REWARD, now + DAY, 1, IPFS_URI, ...p], {
-            account: caller.account,
-          }),
-          usdc,
-          "ERC20InsufficientAllowance",
-          [getAddress(escrow.address), 0n, REWARD + FEE],
-        );
-      }
-      assert.equal(await usdc.read.allowance([poster.account.address, escrow.address]), 0n);
-      await viem.assertions.emit(
-        escrow.write.createRunWithPermit([REWARD, now + DAY, 1, IPFS_URI, ...p], {
-          account: poster.account,
-        }),
+      const as = { account: poster.account };
+      // Ten times the reward at deployment: a poster cannot name damages of 400 times a run's value.
+      assert.equal(await escrow.read.maxCoverBps(), 100_000n);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.createRun([REWARD, now + DAY, 1, 10n * REWARD + 1n, IPFS_URI], as),
         escrow,
-        "RunCreated",
+        "RunEscrowCoverTooHigh",
+        [10n * REWARD + 1n, 10n * REWARD],
       );
-      assert.equal(await escrow.read.totalOwed(), REWARD + FEE);
-      p = await sign(REWARD + FEE);
-      await usdc.write.permit([poster.account.address, escrow.address, REWARD + FEE, ...p]); // front-run
-      await escrow.write.createRunWithPermit([REWARD, now + DAY, 1, IPFS_URI, ...p], {
-        account: poster.account,
-      });
-      assert.equal(await escrow.read.totalOwed(), 2n * (REWARD + FEE));
-      assert.equal(await usdc.read.balanceOf([poster.account.address]), 10n * REWARD - 2n * (REWARD + FEE));
+      await viem.assertions.emitWithArgs(
+        escrow.write.createRun([REWARD, now + DAY, 1, 10n * REWARD, IPFS_URI], as),
+        escrow,
+        "RunCoverSet",
+        [1n, getAddress(poster.account.address), 10n * REWARD],
+      );
+      assert.equal(await escrow.read.coverOf([1n]), 10n * REWARD);
+      // Only governance moves the bound (0..100 times the reward); runs funded before keep their cover.
+      await viem.assertions.revertWithCustomError(
+        escrow.write.setMaxCoverBps([200_000n], as),
+        escrow,
+        "AccessControlUnauthorizedAccount",
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.setMaxCoverBps([1_000_001n], { account: wallets.admin.account }),
+        escrow,
+        "RunEscrowInvalidBps",
+        [1_000_001n],
+      );
+      await viem.assertions.emitWithArgs(
+        escrow.write.setMaxCoverBps([20_000n], { account: wallets.admin.account }),
+        escrow,
+        "MaxCoverBpsUpdated",
+        [20_000n],
+      );
+      assert.equal(await escrow.read.coverOf([1n]), 10n * REWARD);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        escrow.write.createRun([REWARD, now + DAY, 1, 3n * REWARD, IPFS_URI], as),
+        escrow,
+        "RunEscrowCoverTooHigh",
+        [3n * REWARD, 2n * REWARD],
+      );
+      // No cover: nothing stored, no event beyond RunCreated.
+      await wait(publicClient, escrow.write.createRun([REWARD, now + DAY, 1, 0n, IPFS_URI], as));
+      assert.equal(await escrow.read.coverOf([2n]), 0n);
+      // Nothing in the escrow sets a run's cover after funding (the pool only reads coverOf).
+      const writers = escrow.abi.filter(
+        (f) => f.type === "function" && /cover/i.test(f.name) && f.stateMutability === "nonpayable",
+      ) as { name: string }[];
+      assert.deepEqual(
+        writers.map((f) => f.name),
+        ["setMaxCoverBps"],
+      );
     });
 
     it("rounds the fee up (reward 19 -> fee 1) and accrues it on completion", async () => {
@@ -824,7 +843,7 @@ describe("RunEscrow", () => {
     await wait(publicClient, token.write.mint([poster.account.address, 10n * REWARD]));
     await wait(publicClient, token.write.approve([escrow.address, 10n * REWARD], { account: poster.account }));
     const deadline = (await publicClient.getBlock()).timestamp + DAY;
-    await wait(publicClient, escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account }));
+    await wait(publicClient, escrow.write.createRun([REWARD, deadline, 0, 0n, ""], { account: poster.account }));
     // While funding run 2, the token calls back into cancel(1).
     await wait(
       publicClient,
@@ -834,7 +853,7 @@ describe("RunEscrow", () => {
       ]),
     );
     await viem.assertions.revertWithCustomError(
-      escrow.write.createRun([REWARD, deadline, 0, ""], { account: poster.account }),
+      escrow.write.createRun([REWARD, deadline, 0, 0n, ""], { account: poster.account }),
       escrow,
       "ReentrancyGuardReentrantCall",
     );

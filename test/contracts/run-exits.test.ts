@@ -250,11 +250,11 @@ describe("RunEscrow parameters: windows and minimum reward (governance)", () => 
     await wait(publicClient, usdc.write.approve([escrow.address, 1_000_000n], { account: poster }));
     const deadline = (await publicClient.getBlock()).timestamp + DAY;
     await errorOf(
-      escrow.write.createRun([9_999n, deadline, 0, "ipfs://x"], { account: poster }),
+      escrow.write.createRun([9_999n, deadline, 0, 0n, "ipfs://x"], { account: poster }),
       "RunEscrowRewardTooLow",
     );
     const before = await usdc.read.balanceOf([poster.address]);
-    await wait(publicClient, escrow.write.createRun([10_000n, deadline, 0, "ipfs://x"], { account: poster }));
+    await wait(publicClient, escrow.write.createRun([10_000n, deadline, 0, 0n, "ipfs://x"], { account: poster }));
     assert.equal(await usdc.read.balanceOf([poster.address]), before - 10_000n - feeOf(10_000n));
   });
 });

@@ -21,7 +21,7 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
     const { usdc, publicClient, wallets } = core;
     await wait(publicClient, usdc.write.mint([wallets.poster.account.address, 100n * REWARD]));
     const now = (await publicClient.getBlock()).timestamp;
-    const terms = { reward: REWARD, deadline: now + 3n * DAY, maxRevisions: 2, metadataUri: IPFS_URI };
+    const terms = { reward: REWARD, deadline: now + 3n * DAY, maxRevisions: 2, cover: 0n, metadataUri: IPFS_URI };
     return { core, networkHelpers, terms, now };
   };
 
@@ -36,9 +36,9 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
   it("fundingNonce is the SDK's runFundingNonce of the same terms", async () => {
     const { core, terms } = await setup();
     const poster = core.wallets.poster.account.address;
-    const args = [poster, terms.reward, terms.deadline, terms.maxRevisions, terms.metadataUri] as const;
+    const args = [poster, terms.reward, terms.deadline, terms.maxRevisions, terms.cover, terms.metadataUri] as const;
     assert.equal(await core.escrow.read.fundingNonce(args), runFundingNonce(core.escrow.address, { poster, ...terms }));
-    const other = await core.escrow.read.fundingNonce([poster, terms.reward, terms.deadline, 1, terms.metadataUri]);
+    const other = await core.escrow.read.fundingNonce([poster, terms.reward, terms.deadline, 1, 0n, terms.metadataUri]);
     assert.notEqual(other, runFundingNonce(core.escrow.address, { poster, ...terms }));
   });
 
@@ -53,6 +53,7 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
       terms.reward,
       terms.deadline,
       terms.maxRevisions,
+      terms.cover,
       terms.metadataUri,
       auth.validBefore,
       auth.signature,
@@ -88,7 +89,7 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
     const late = await signFunding(core, poster, { ...terms, metadataUri: `${IPFS_URI}?2` }, { validBefore: now });
     await viem.assertions.revertWithCustomError(
       escrow.write.createRunWithAuthorization(
-        [poster.account.address, REWARD, terms.deadline, 2, `${IPFS_URI}?2`, late.validBefore, late.signature],
+        [poster.account.address, REWARD, terms.deadline, 2, 0n, `${IPFS_URI}?2`, late.validBefore, late.signature],
         { account: wallets.relayer.account },
       ),
       usdc,
@@ -122,29 +123,33 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
     // 1. The standing allowance: createRun names no poster (the caller is the poster), so the relayer's call can
     // only pull from the relayer's own allowance (none).
     await viem.assertions.revertWithCustomErrorWithArgs(
-      escrow.write.createRun([90n * REWARD, terms.deadline, 0, "ipfs://drain"], as),
+      escrow.write.createRun([90n * REWARD, terms.deadline, 0, 0n, "ipfs://drain"], as),
       usdc,
       "ERC20InsufficientAllowance",
       [getAddress(escrow.address), 0n, 90n * REWARD + feeOf(90n * REWARD)],
     );
-    // 2. The poster's permit, for a run of the relayer's choosing: applied as the caller's, it fails, and the
-    // relayer's own allowance refuses the pull.
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      escrow.write.createRunWithPermit(
-        [REWARD, now + 60n, 0, "ipfs://other-work", now + DAY, Number(permit.v), permit.r, permit.s],
+    // 2. The poster's permit, applied to the token by the relayer: it only adds to the allowance the poster gave the
+    // escrow, which createRun never spends for anyone but its caller.
+    await wait(
+      publicClient,
+      usdc.write.permit(
+        [poster.account.address, escrow.address, REWARD + FEE, now + DAY, Number(permit.v), permit.r, permit.s],
         as,
       ),
+    );
+    await viem.assertions.revertWithCustomError(
+      escrow.write.createRun([REWARD, now + 60n, 0, 0n, "ipfs://other-work"], as),
       usdc,
       "ERC20InsufficientAllowance",
-      [getAddress(escrow.address), 0n, REWARD + FEE],
     );
-    // 3. The authorization with any term changed (reward, deadline, revisions, request document), or for another
+    // 3. The authorization with any term changed (reward, deadline, revisions, request document, cover), or for another
     // poster: the escrow recomputes the nonce from the terms it is given, so the token's signature check fails.
     const tampered = [
       { ...terms, reward: 90n * REWARD },
       { ...terms, deadline: now + 120n },
       { ...terms, maxRevisions: 0 },
       { ...terms, metadataUri: "ipfs://other-work" },
+      { ...terms, cover: REWARD },
     ];
     for (const t of tampered) {
       await viem.assertions.revertWithCustomError(
@@ -154,6 +159,7 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
             t.reward,
             t.deadline,
             t.maxRevisions,
+            t.cover,
             t.metadataUri,
             auth.validBefore,
             auth.signature,
@@ -171,6 +177,7 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
           terms.reward,
           terms.deadline,
           terms.maxRevisions,
+          terms.cover,
           terms.metadataUri,
           auth.validBefore,
           auth.signature,
@@ -203,6 +210,7 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
           terms.reward,
           terms.deadline,
           terms.maxRevisions,
+          terms.cover,
           terms.metadataUri,
           auth.validBefore,
           auth.signature,
@@ -230,6 +238,7 @@ describe("RunEscrow funding: the poster's own call or its terms-bound authorizat
           terms.reward,
           terms.deadline,
           terms.maxRevisions,
+          terms.cover,
           terms.metadataUri,
           auth.validBefore,
           auth.signature,

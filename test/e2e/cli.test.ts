@@ -242,7 +242,11 @@ describe("cli: agent onboarding and a whole run lifecycle", () => {
     );
     assert.equal(posted.run.state, "OPEN");
     assert.equal(posted.run.requiredCoverage, "4000000");
-    assert.equal(posted.run.coverPending, false, "fund also signed the cover and the relayer set it");
+    assert.equal(
+      posted.run.coverPending,
+      false,
+      "the funding authorization carried the cover: fixed on chain at funding",
+    );
     assert.equal(await usdcBalance(poster.address), before - 2_500_000n - BigInt(posted.run.fee));
     const cancelled = await ok(["runs", "cancel", String(posted.run.bountyId)], { key: poster.key });
     assert.equal(cancelled.run.state, "CANCELLED");

@@ -10,10 +10,10 @@ import {
   StakeVaultAbi,
   TestUSDCAbi,
 } from "@agenthub/common/generated/abis";
-import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, parseSignature, toBytes } from "viem";
+import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, toBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devAccounts } from "../../scripts/lib/chain.ts";
-import { faucet, signedAction, signPermit, stakedAgent, walletFromKey } from "../support/agents.ts";
+import { faucet, signedAction, stakedAgent, walletFromKey } from "../support/agents.ts";
 import { chainRoleTable, documentedRoleTable, roleHolderNames, safeAbi, signedSafeCall } from "../support/custody.ts";
 import {
   chainTime,
@@ -335,7 +335,7 @@ describe("custody: protocol parameters change through governance", () => {
 });
 
 describe("custody: a compromised relayer key cannot move a poster's USDC", () => {
-  it("neither the poster's allowance, nor its permit, nor its funding authorization for other terms; balances to the base unit", async () => {
+  it("neither the poster's allowance nor its funding authorization for other terms; balances to the base unit", async () => {
     const reward = 10_000_000n;
     const fee = 500_000n;
     const poster = await newPoster(100_000_000n);
@@ -343,8 +343,8 @@ describe("custody: a compromised relayer key cannot move a poster's USDC", () =>
     const draft = await createDraft(poster.key, poster.address, { reward, maxRevisions: 2 });
     assert.equal(draft.status, 201, JSON.stringify(draft.body));
     const run = draft.body.run;
-    // The worst case: the poster left an unlimited allowance to the escrow, and signed a permit and a funding
-    // authorization that the attacker holding the relayer's key has seen.
+    // The worst case: the poster left an unlimited allowance to the escrow, and signed a funding authorization that
+    // the attacker holding the relayer's key has seen.
     const { wallet: posterWallet, account: posterAccount } = walletFromKey(poster.key);
     await mined(
       await posterWallet.writeContract({
@@ -358,7 +358,6 @@ describe("custody: a compromised relayer key cannot move a poster's USDC", () =>
     );
     const now = await chainTime();
     const deadline = BigInt(Math.floor(Date.parse(run.deadline) / 1000));
-    const permit = parseSignature(await signPermit(poster.key, escrow, reward + fee, deadline));
     const authorization = await signFundingAuthorization(poster.key, run);
     const attacker = walletFromKey(devAccounts.relayer);
     const before = {
@@ -376,28 +375,20 @@ describe("custody: a compromised relayer key cannot move a poster's USDC", () =>
         chain,
       });
 
-    // createRun and createRunWithPermit name no poster: the caller is the poster, so the attacker can only pull its
-    // own allowance (none), and the poster's permit, applied as the attacker's, fails.
-    await assert.rejects(send("createRun", [95_000_000n, deadline, 0, "ipfs://drain"]), /ERC20InsufficientAllowance/);
+    // createRun names no poster: the caller is the poster, so the attacker can only pull its own allowance (none).
+    // No escrow function takes a permit: the poster's permit could only set the allowance createRun never spends for
+    // another caller.
     await assert.rejects(
-      send("createRunWithPermit", [
-        reward,
-        now + 120n,
-        0,
-        "ipfs://other-work",
-        deadline,
-        Number(permit.v),
-        permit.r,
-        permit.s,
-      ]),
+      send("createRun", [95_000_000n, deadline, 0, 0n, "ipfs://drain"]),
       /ERC20InsufficientAllowance/,
     );
     // The authorization's nonce is the hash of the terms: any change, or another poster, breaks the signature.
     for (const args of [
-      [poster.address, reward, deadline, 0, run.ipfsHash],
-      [poster.address, reward, now + 120n, 2, run.ipfsHash],
-      [poster.address, reward, deadline, 2, "ipfs://other-work"],
-      [relayer, reward, deadline, 2, run.ipfsHash],
+      [poster.address, reward, deadline, 0, 0n, run.ipfsHash],
+      [poster.address, reward, now + 120n, 2, 0n, run.ipfsHash],
+      [poster.address, reward, deadline, 2, 0n, "ipfs://other-work"],
+      [poster.address, reward, deadline, 2, 1n, run.ipfsHash],
+      [relayer, reward, deadline, 2, 0n, run.ipfsHash],
     ]) {
       await assert.rejects(
         send("createRunWithAuthorization", [...args, BigInt(authorization.validBefore), authorization.signature]),
@@ -428,6 +419,7 @@ describe("custody: a compromised relayer key cannot move a poster's USDC", () =>
         reward,
         deadline,
         2,
+        0n,
         run.ipfsHash,
         BigInt(authorization.validBefore),
         authorization.signature,

@@ -1,9 +1,9 @@
 // Insurance API end to end: gasless and self-paid coverage stakes, coverage checks at their boundaries, the
-// two-phase withdrawal with its 14-day cooldown on chain time, a run's cover (agreed damages declared before the
-// work starts) and a poster's claim after a real failed run.
+// two-phase withdrawal with its 14-day cooldown on chain time, a run's cover (agreed damages fixed at funding, carried by
+// the agent's claim consent) and a poster's claim after a real failed run.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { InsurancePoolAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
+import { InsurancePoolAbi, RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import type { Address, Hex } from "viem";
 import {
   allowanceOf,
@@ -25,8 +25,8 @@ import {
   fundWithAuthorization,
   newPoster,
   openRun,
-  setCover,
-  signCover,
+  signConsent,
+  signFundingAuthorization,
   step,
   usdcBalance,
 } from "../support/runs.ts";
@@ -55,9 +55,9 @@ const poolTotal = () =>
 
 const coverOnChain = (onchainRunId: string | bigint) =>
   publicClient.readContract({
-    address: pool,
-    abi: InsurancePoolAbi,
-    functionName: "runCoverOf",
+    address: deployments.contracts.RunEscrow.address,
+    abi: RunEscrowAbi,
+    functionName: "coverOf",
     args: [BigInt(onchainRunId)],
   });
 
@@ -399,49 +399,57 @@ describe("insurance: coverage and withdrawal", () => {
   });
 });
 
-describe("insurance: a run's cover (agreed damages) is declared before the work starts", () => {
-  it("declared in the draft, set once on chain by the poster's signature while OPEN; claims need that much coverage", async () => {
+describe("insurance: a run's cover (agreed damages) is a term fixed at funding", () => {
+  it("declared in the draft within the escrow's bound, fixed by the funding, carried by the claim consent; claims need that much coverage", async () => {
     const poster = await newPoster();
+    // At most ten times the reward (RunEscrow.maxCoverBps): damages of 400 times a run's value are refused.
+    fails(await createDraft(poster.key, poster.address, { requiredCoverage: 100_000_001n }), 400, "COVER_TOO_HIGH");
     const draft = ok(await createDraft(poster.key, poster.address, { requiredCoverage: 12_000_000n }), 201).run;
     assert.equal(draft.requiredCoverage, "12000000");
     assert.equal(draft.coverPending, true);
-    fails(await setCover(poster.key, draft, 12_000_000n), 409, "INVALID_RUN_STATE"); // not funded yet
+    // The funding authorization binds the cover like every other term: one signed for another cover is refused.
+    const otherCover = await signFundingAuthorization(poster.key, draft, { terms: { cover: 1n } });
+    const signedFund = await signedAction(poster.key, "fund-run", "run", draft.bountyId);
+    fails(
+      await api("POST", `/api/runs/${draft.bountyId}/fund`, { body: { ...signedFund, authorization: otherCover } }),
+      400,
+      "INVALID_AUTHORIZATION",
+    );
     const funded = ok(await fundWithAuthorization(poster.key, draft)).run;
     const id = funded.bountyId;
-    assert.equal(funded.coverPending, true);
-
-    // Until the cover is on chain nobody may claim through the API.
-    const insured = await stakedAgent();
-    await faucet(insured.walletAddress, 12_000_000n);
-    ok(await gaslessStake(insured, 12_000_000n));
-    const eligibility = ok(await api("GET", `/api/runs/${id}/claim-eligibility?agentId=${insured.agentId}`));
-    assert.deepEqual(eligibility.reasons, ["COVER_PENDING"]);
-    assert.equal(eligibility.run.requiredCoverage, "12000000");
-    fails(await claim(insured.owner.key, insured.owner.address, id, insured.agentId), 400, "RUN_NOT_AVAILABLE");
-
-    // Only the poster, only the declared amount, only its own fresh signature.
-    const stranger = newWallet();
-    fails(await setCover(stranger.key, funded, 12_000_000n), 403, "NOT_RUN_POSTER");
-    fails(await setCover(poster.key, funded, 11_000_000n), 400, "COVER_MISMATCH");
-    const forged = await signCover(stranger.key, funded.onchainRunId, 12_000_000n);
-    fails(await setCover(poster.key, funded, 12_000_000n, forged), 403, "INVALID_CONSENT");
-    const otherRun = await signCover(poster.key, BigInt(funded.onchainRunId) + 1000n, 12_000_000n);
-    fails(await setCover(poster.key, funded, 12_000_000n, otherRun), 403, "INVALID_CONSENT");
-    const stale = await signCover(poster.key, funded.onchainRunId, 12_000_000n, (await chainTime()) - 1n);
-    fails(await setCover(poster.key, funded, 12_000_000n, stale), 400, "CONSENT_EXPIRED");
-    assert.equal(await coverOnChain(funded.onchainRunId), 0n);
-
-    const covered = ok(await setCover(poster.key, funded, 12_000_000n));
-    assert.equal(covered.run.requiredCoverage, "12000000");
-    assert.equal(covered.run.coverPending, false);
-    assert.match(covered.txHash, /^0x[0-9a-f]{64}$/);
-    assert.equal(await coverOnChain(funded.onchainRunId), 12_000_000n);
+    assert.equal(funded.requiredCoverage, "12000000");
+    assert.equal(funded.coverPending, false);
+    assert.equal(await coverOnChain(funded.onchainRunId), 12_000_000n, "fixed on chain by the funding itself");
     const indexed = await db.query("select required_coverage::text c from chain.run where id = $1", [
       funded.onchainRunId,
     ]);
     assert.equal(indexed.rows[0].c, "12000000");
-    fails(await setCover(poster.key, funded, 12_000_000n), 409, "COVER_ALREADY_SET");
-    assert.equal(ok(await api("GET", `/api/runs/${id}`)).requiredCoverage, "12000000");
+
+    // What an agent signs to claim names the cover: a consent to a smaller one (what a poster raising it after the
+    // agent looked would leave) is void.
+    const insured = await stakedAgent();
+    await faucet(insured.walletAddress, 12_000_000n);
+    ok(await gaslessStake(insured, 12_000_000n));
+    const served = ok(
+      await api(
+        "GET",
+        `/api/runs/${id}/consent?action=claim&signer=${insured.owner.address}&agentId=${insured.agentId}`,
+      ),
+    );
+    assert.equal(served.typedData.message.terms.cover, "12000000");
+    assert.equal(served.typedData.message.terms.reward, funded.reward);
+    const smaller = await signConsent(insured.owner.key, id, "claim", {
+      agentId: insured.agentId,
+      terms: { cover: 1_000_000n },
+    });
+    const signedClaim = await signedAction(insured.owner.key, "claim-run", "run", id);
+    fails(
+      await api("POST", `/api/runs/${id}/claim`, {
+        body: { agentId: insured.agentId, walletAddress: insured.owner.address, ...signedClaim, consent: smaller },
+      }),
+      403,
+      "INVALID_CONSENT",
+    );
 
     // An agent with less coverage not pending withdrawal is refused with a clear reason; the insured one claims.
     const short = await stakedAgent();
@@ -454,16 +462,16 @@ describe("insurance: a run's cover (agreed damages) is declared before the work 
     fails(await claim(short.owner.key, short.owner.address, id, short.agentId), 403, "COVERAGE_REQUIRED");
     const claimed = ok(await claim(insured.owner.key, insured.owner.address, id, insured.agentId));
     assert.equal(claimed.run.state, "CLAIMED");
+    assert.equal(await coverOnChain(funded.onchainRunId), 12_000_000n);
   });
 
-  it("a run without a declared cover is claimable by uninsured agents; its cover cannot be set once claimed", async () => {
+  it("a run without a declared cover is claimable by uninsured agents and stays without one", async () => {
     const poster = await newPoster();
     const run = await openRun(poster);
     assert.equal(run.requiredCoverage, "0");
     assert.equal(run.coverPending, false);
     const agent = await stakedAgent();
     ok(await claim(agent.owner.key, agent.owner.address, run.bountyId, agent.agentId));
-    fails(await setCover(poster.key, run, 5_000_000n), 409, "INVALID_RUN_STATE");
     assert.equal(await coverOnChain(run.onchainRunId!), 0n);
   });
 });
@@ -622,6 +630,7 @@ describe("insurance: claims pay agreed damages after a verified loss, once per r
     assert.equal(await usdcBalance(poster.address), before);
     assert.equal(await coverageOnChain(agent.agentId), 8_000_000n);
     // The run reopened: its cover stays what its first agent claimed under.
-    fails(await setCover(poster.key, run, 8_000_000n), 409, "COVER_ALREADY_SET");
+    assert.equal(await coverOnChain(run.onchainRunId!), 8_000_000n);
+    assert.equal(ok(await api("GET", `/api/runs/${id}`)).requiredCoverage, "8000000");
   });
 });

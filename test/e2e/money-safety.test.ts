@@ -259,6 +259,7 @@ describe("money safety: self-dealing directly on chain earns no reputation", () 
       reward,
       deadline,
       0,
+      0n,
       `ipfs://self-dealing-${poster}`,
     ]);
     const [log] = parseEventLogs({ abi: RunEscrowAbi, logs: created.logs, eventName: "RunCreated" });

@@ -133,7 +133,7 @@ async function runToSubmission(agent: { agentId: number; owner: { key: Hex; addr
     address: escrow,
     abi: RunEscrowAbi,
     functionName: "createRun",
-    args: [reward, (await chainNow()) + 86_400n, 0, "ipfs://reputation-test"],
+    args: [reward, (await chainNow()) + 86_400n, 0, 0n, "ipfs://reputation-test"],
     account: poster.account,
     chain,
   });

@@ -294,7 +294,7 @@ describe("runs: the full lifecycle", () => {
       address: escrowAddress,
       abi: RunEscrowAbi,
       functionName: "createRun",
-      args: [reward, deadline, 1, draft.ipfsHash],
+      args: [reward, deadline, 1, 0n, draft.ipfsHash],
       account,
       chain,
     });

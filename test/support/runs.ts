@@ -1,11 +1,11 @@
 // Steps a poster and an agent take on a run, over real HTTP with real signatures (no ETH: the relayer submits).
 import { RunEscrowAbi, TestUSDCAbi } from "@agenthub/common/generated/abis";
 import {
+  type ClaimTerms,
   deliverableHashOf,
   type RunConsentAction,
   type RunTerms,
   runConsentTypedData,
-  runCoverTypedData,
   runFundingTypedData,
 } from "@agenthub/sdk/protocol";
 import type { Address, Hex } from "viem";
@@ -86,7 +86,10 @@ export async function createDraft(posterKey: Hex, posterAddress: Address, opts: 
   });
 }
 
-type FundableRun = Pick<RunBody, "bountyId" | "reward" | "fee" | "deadline" | "maxRevisions" | "ipfsHash">;
+type FundableRun = Pick<
+  RunBody,
+  "bountyId" | "reward" | "fee" | "deadline" | "maxRevisions" | "ipfsHash" | "requiredCoverage"
+>;
 
 /**
  * `key`'s EIP-3009 authorization of the run's reward + fee to the escrow, bound to the run's terms as the draft
@@ -109,6 +112,7 @@ export async function signFundingAuthorization(
         reward: BigInt(run.reward),
         deadline: BigInt(Math.floor(Date.parse(run.deadline) / 1000)),
         maxRevisions: run.maxRevisions,
+        cover: BigInt(run.requiredCoverage),
         metadataUri: run.ipfsHash,
         ...opts.terms,
       },
@@ -126,44 +130,13 @@ export async function fundWithAuthorization(posterKey: Hex, run: FundableRun) {
   return api("POST", `/api/runs/${run.bountyId}/fund`, { body: { ...signed, authorization } });
 }
 
-/** `key`'s EIP-712 RunCover of `amount` for on-chain run `onchainRunId` (InsurancePool domain). */
-export async function signCover(key: Hex, onchainRunId: string | bigint, amount: bigint, deadline?: bigint) {
-  const { account } = walletFromKey(key);
-  const at = deadline ?? (await chainTime()) + 3600n;
-  const signature = await account.signTypedData(
-    runCoverTypedData({
-      pool: deployments.contracts.InsurancePool.address,
-      chainId: chain.id,
-      runId: BigInt(onchainRunId),
-      amount,
-      deadline: at,
-    }),
-  );
-  return { amount: amount.toString(), deadline: Number(at), signature };
-}
-
-/** POST /cover: `key` signs the request and (unless `cover` is given) the RunCover of `amount`. */
-export async function setCover(
-  key: Hex,
-  run: { bountyId: number; onchainRunId: string | null },
-  amount: bigint,
-  cover?: Awaited<ReturnType<typeof signCover>>,
-) {
-  const signed = await signedAction(key, "set-run-cover", "run", run.bountyId);
-  const body = { ...signed, cover: cover ?? (await signCover(key, run.onchainRunId ?? 0n, amount)) };
-  return api("POST", `/api/runs/${run.bountyId}/cover`, { body });
-}
-
-/** A funded (OPEN) run, with its declared cover set on chain; throws unless every step succeeds. */
+/** A funded (OPEN) run, its declared cover fixed on chain by the funding; throws unless every step succeeds. */
 export async function openRun(poster: { key: Hex; address: Address }, opts: DraftOptions = {}) {
   const draft = await createDraft(poster.key, poster.address, opts);
   if (draft.status !== 201) throw new Error(`create failed: ${draft.status} ${JSON.stringify(draft.body)}`);
   const funded = await fundWithAuthorization(poster.key, draft.body.run);
   if (funded.status !== 200) throw new Error(`fund failed: ${funded.status} ${JSON.stringify(funded.body)}`);
-  if (opts.requiredCoverage === undefined) return funded.body.run as RunBody;
-  const covered = await setCover(poster.key, funded.body.run, opts.requiredCoverage);
-  if (covered.status !== 200) throw new Error(`cover failed: ${covered.status} ${JSON.stringify(covered.body)}`);
-  return covered.body.run as RunBody;
+  return funded.body.run as RunBody;
 }
 
 export interface RunBody {
@@ -177,6 +150,8 @@ export interface RunBody {
   maxRevisions: number;
   /** The request document's URI: the run's on-chain metadataUri. */
   ipfsHash: string;
+  /** The cover (agreed damages) the draft declares, a term the funding fixes on chain ("0": none). */
+  requiredCoverage: string;
   [k: string]: unknown;
 }
 
@@ -201,7 +176,7 @@ export async function signConsent(
   key: Hex,
   id: number,
   action: RunConsentAction,
-  extra: { agentId?: number; deliverableHash?: Hex } = {},
+  extra: { agentId?: number; deliverableHash?: Hex; terms?: Partial<ClaimTerms> } = {},
 ) {
   const { account } = walletFromKey(key);
   const query = new URLSearchParams({ action, signer: account.address });
@@ -218,6 +193,16 @@ export async function signConsent(
     runId: m ? BigInt(m.runId) : 0n,
     agentId: m ? BigInt(m.agentId) : 0n,
     deliverableHash: m?.deliverableHash,
+    terms: m
+      ? {
+          poster: m.terms.poster,
+          reward: BigInt(m.terms.reward),
+          deadline: BigInt(m.terms.deadline),
+          maxRevisions: BigInt(m.terms.maxRevisions),
+          cover: BigInt(m.terms.cover),
+          ...extra.terms,
+        }
+      : undefined,
     nonce,
     deadline,
   });

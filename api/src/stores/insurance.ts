@@ -97,7 +97,7 @@ export async function claimability(deps: Deps, runId: bigint): Promise<Claimabil
   const escrow = { address: deps.deployments.contracts.RunEscrow.address, abi: RunEscrowAbi };
   const [[agentId, kind, slashed], cover, claimed] = await Promise.all([
     deps.chain.readContract({ ...escrow, functionName: "failureOf", args: [runId] }),
-    deps.chain.readContract({ ...pool(deps), functionName: "runCoverOf", args: [runId] }),
+    deps.chain.readContract({ ...escrow, functionName: "coverOf", args: [runId] }),
     deps.chain.readContract({ ...pool(deps), functionName: "isClaimed", args: [runId] }),
   ]);
   const insuredLoss = agentId !== 0n && kind !== 1 && slashed < cover ? cover - slashed : 0n;

@@ -1,4 +1,4 @@
-// agenthub runs create|fund|cover|list|show|events|claim|start|submit|approve|revise|reject|dispute|cancel
+// agenthub runs create|fund|list|show|events|claim|start|submit|approve|revise|reject|dispute|cancel
 import { readFileSync } from "node:fs";
 import type { Deliverable, RunState } from "@agenthub/sdk";
 import { Command } from "commander";
@@ -109,21 +109,6 @@ export function runsCommand(): Command {
         const runId = positiveInt(id, "runId");
         const signer = await ctx.signer();
         const res = await ctx.hub.runs.fund(runId, signer, flags.ownTx ? { wallet: await ctx.wallet() } : {});
-        ctx.out.result(res, () => runSummary(res as never));
-      }),
-    );
-
-  runs
-    .command("cover <runId>")
-    .description(
-      "set the run's cover (agreed damages) in the InsurancePool: funded, OPEN and never claimed, once (fund does it for a draft that declares one)",
-    )
-    .option("--amount <usdc>", "agreed damages in USDC (default: what the draft declares)")
-    .action(
-      action(async (ctx, id: string, flags: { amount?: string }) => {
-        const runId = positiveInt(id, "runId");
-        const amount = flags.amount === undefined ? undefined : usdc(flags.amount, "--amount");
-        const res = await ctx.hub.runs.setCover(runId, await ctx.signer(), amount);
         ctx.out.result(res, () => runSummary(res as never));
       }),
     );

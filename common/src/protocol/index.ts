@@ -17,8 +17,10 @@ export {
 } from "./payment.ts";
 export { PERMIT_TYPES, permitTypedData } from "./permit.ts";
 export {
+  type ClaimTerms,
   consentNonceKey,
   deliverableHashOf,
+  NO_TERMS,
   RUN_CONSENT_ACTIONS,
   RUN_CONSENT_TYPES,
   RUN_ESCROW_EIP712_NAME,
@@ -26,12 +28,6 @@ export {
   type RunConsentAction,
   runConsentTypedData,
 } from "./run-consent.ts";
-export {
-  INSURANCE_POOL_EIP712_NAME,
-  INSURANCE_POOL_EIP712_VERSION,
-  RUN_COVER_TYPES,
-  runCoverTypedData,
-} from "./run-cover.ts";
 export {
   RECEIVE_WITH_AUTHORIZATION_TYPES,
   RUN_FUNDING_TAG,

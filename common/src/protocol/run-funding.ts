@@ -18,7 +18,7 @@ export const RECEIVE_WITH_AUTHORIZATION_TYPES = {
 /** RunEscrow.RUN_FUNDING_TAG. */
 export const RUN_FUNDING_TAG = keccak256(
   toBytes(
-    "AgentHubRunFunding(address escrow,address poster,uint256 reward,uint256 deadline,uint256 maxRevisions,bytes32 metadataUriHash)",
+    "AgentHubRunFunding(address escrow,address poster,uint256 reward,uint256 deadline,uint256 maxRevisions,uint256 cover,bytes32 metadataUriHash)",
   ),
 );
 
@@ -29,6 +29,11 @@ export interface RunTerms {
   /** Unix seconds: the run's on-chain deadline. */
   deadline: bigint;
   maxRevisions: number;
+  /**
+   * USDC base units of agreed damages insurance pays the poster after a verified failure (0: none); fixed at funding,
+   * at most RunEscrow.maxCoverBps of the reward.
+   */
+  cover: bigint;
   /** The draft's request document (its `ipfs://` CID). */
   metadataUri: string;
 }
@@ -44,6 +49,7 @@ export function runFundingNonce(escrow: Address, terms: RunTerms): Hex {
         { type: "uint128" },
         { type: "uint64" },
         { type: "uint8" },
+        { type: "uint256" },
         { type: "bytes32" },
       ],
       [
@@ -53,6 +59,7 @@ export function runFundingNonce(escrow: Address, terms: RunTerms): Hex {
         terms.reward,
         terms.deadline,
         terms.maxRevisions,
+        terms.cover,
         keccak256(toBytes(terms.metadataUri)),
       ],
     ),

@@ -13,7 +13,6 @@ import {
   deliverableHashOf,
   type RunConsentAction,
   runConsentTypedData,
-  runCoverTypedData,
   runFundingTypedData,
 } from "../protocol/index.ts";
 import { type SignerLike, toSigner } from "../signer.ts";
@@ -106,8 +105,8 @@ export class Runs extends RunReads {
   /**
    * Funds a draft (OPEN): by default the poster signs an EIP-3009 authorization of reward + fee whose nonce binds
    * the run's terms, and the relayer calls createRunWithAuthorization (no ETH needed; the relayer can fund exactly
-   * this run or nothing). With `wallet`, the poster sends createRun itself and the API records it. A draft that
-   * declares a cover then gets it set in the InsurancePool ({@link setCover}): agents cannot claim it before.
+   * this run or nothing). With `wallet`, the poster sends createRun itself and the API records it. The cover the
+   * draft declares is one of those terms: the escrow fixes it at funding.
    */
   async fund(runId: number, signer: SignerLike, opts: { wallet?: OwnWallet } = {}) {
     const run = await this.get(runId);
@@ -124,42 +123,12 @@ export class Runs extends RunReads {
       this.core.progress("api", `funding run ${runId}: the relayer moves ${value} USDC base units into escrow`);
       funded = await this.sendFunding(runId, { ...signed, authorization });
     }
-    return funded.run.coverPending ? this.setCover(runId, signer) : funded;
+    return funded;
   }
 
   private sendFunding(runId: number, body: RequestBody<"/api/runs/{id}/fund", "post">) {
     return this.followed(runId, "OPEN", () =>
       this.core.call(this.core.api.POST("/api/runs/{id}/fund", { params: { path: { id: runId } }, body })),
-    );
-  }
-
-  /**
-   * Sets the run's cover in the InsurancePool (funded, OPEN, never claimed; once): the poster signs the EIP-712
-   * RunCover of `amount` (default: what the draft declares) and the relayer submits it.
-   */
-  async setCover(runId: number, signerLike: SignerLike, amount?: bigint | string) {
-    const signer = toSigner(signerLike);
-    const run = await this.get(runId);
-    if (run.onchainRunId === null) throw AgentHubError.client("INVALID_RUN_STATE", `run ${runId} is not funded yet`);
-    const cover = BigInt(amount ?? run.requiredCoverage);
-    const config = await this.core.config();
-    const deadline = (await this.core.chainTime()) + PERMIT_TTL_SECONDS;
-    this.core.progress("sign", `signing the run's cover: ${cover} USDC base units of agreed damages`);
-    const signature = await signer.signTypedData(
-      runCoverTypedData({
-        pool: await contractAddress(this.core, "InsurancePool"),
-        chainId: config.chainId,
-        runId: BigInt(run.onchainRunId),
-        amount: cover,
-        deadline,
-      }),
-    );
-    const signed = await this.core.signAction(signer, "set-run-cover", "run", runId);
-    return this.core.call(
-      this.core.api.POST("/api/runs/{id}/cover", {
-        params: { path: { id: runId } },
-        body: { ...signed, cover: { amount: cover.toString(), deadline: Number(deadline), signature } },
-      }),
     );
   }
 
@@ -185,6 +154,7 @@ export class Runs extends RunReads {
           reward: BigInt(run.reward),
           deadline: BigInt(Math.floor(Date.parse(run.deadline) / 1000)),
           maxRevisions: run.maxRevisions,
+          cover: BigInt(run.requiredCoverage),
           metadataUri: run.ipfsHash,
         },
         value,
@@ -205,7 +175,7 @@ export class Runs extends RunReads {
         address: escrow,
         abi: runEscrowAbi,
         functionName: "createRun",
-        args: [BigInt(run.reward), deadline, run.maxRevisions, run.ipfsHash],
+        args: [BigInt(run.reward), deadline, run.maxRevisions, BigInt(run.requiredCoverage), run.ipfsHash],
       },
       "createRun",
     );
@@ -246,6 +216,13 @@ export class Runs extends RunReads {
       runId: BigInt(message.runId),
       agentId: BigInt(message.agentId),
       deliverableHash: message.deliverableHash as Hex,
+      terms: {
+        poster: message.terms.poster as Address,
+        reward: BigInt(message.terms.reward),
+        deadline: BigInt(message.terms.deadline),
+        maxRevisions: BigInt(message.terms.maxRevisions),
+        cover: BigInt(message.terms.cover),
+      },
       nonce: BigInt(message.nonce),
       deadline: BigInt(message.deadline),
     });

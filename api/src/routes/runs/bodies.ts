@@ -61,7 +61,7 @@ export const fundBody = z
           .openapi({ description: "unix seconds (chain time) from which the token refuses it" }),
         signature: hexSignature.openapi({
           description:
-            "the poster's EIP-3009 ReceiveWithAuthorization (USDC domain): to RunEscrow, value reward + fee, validAfter 0, nonce RunEscrow.fundingNonce(poster, reward, deadline, maxRevisions, ipfsHash) (SDK: runFundingTypedData)",
+            "the poster's EIP-3009 ReceiveWithAuthorization (USDC domain): to RunEscrow, value reward + fee, validAfter 0, nonce RunEscrow.fundingNonce(poster, reward, deadline, maxRevisions, requiredCoverage, ipfsHash) (SDK: runFundingTypedData)",
         }),
       })
       .optional(),
@@ -72,24 +72,6 @@ export const fundBody = z
     (b) => (b.authorization === undefined) !== (b.txHash === undefined),
     "give exactly one of authorization or txHash",
   );
-
-export const coverBody = z
-  .object({
-    ...signedFields,
-    cover: z
-      .object({
-        amount: positiveUnits.openapi({
-          description: "USDC base units; the draft's requiredCoverage when it declares one",
-        }),
-        deadline: z.number().int().positive().openapi({ description: "unix seconds (chain time)" }),
-        signature: hexSignature.openapi({
-          description:
-            "the poster's EIP-712 RunCover(runId, amount, deadline) in the InsurancePool's domain (SDK: runCoverTypedData); ECDSA or ERC-1271",
-        }),
-      })
-      .strict(),
-  })
-  .strict();
 
 export const claimBody = z.object({
   agentId: z.number().int().positive(),

@@ -39,6 +39,18 @@ const consentView = z
         runId: z.string(),
         agentId: z.string(),
         deliverableHash: z.string(),
+        terms: z
+          .object({
+            poster: z.string(),
+            reward: z.string(),
+            deadline: z.string(),
+            maxRevisions: z.string(),
+            cover: z.string(),
+          })
+          .openapi({
+            description:
+              "claim: the run's terms as the escrow holds them (reward, deadline, revisions and the cover your coverage answers for); the escrow refuses the consent for a run with other terms. Other actions: zeros",
+          }),
         nonce: z.string(),
         deadline: z.string(),
       }),
@@ -76,13 +88,20 @@ export const consentRoutes = router().openapi(consentRoute, async (c) => {
       deadline: Number(r.deadline),
       typedData: {
         domain: typed.domain,
-        types: { RunConsent: [...typed.types.RunConsent] },
+        types: { RunConsent: [...typed.types.RunConsent], RunTerms: [...typed.types.RunTerms] },
         primaryType: "RunConsent" as const,
         message: {
           action: m.action,
           runId: m.runId.toString(),
           agentId: m.agentId.toString(),
           deliverableHash: m.deliverableHash,
+          terms: {
+            poster: m.terms.poster,
+            reward: m.terms.reward.toString(),
+            deadline: m.terms.deadline.toString(),
+            maxRevisions: m.terms.maxRevisions.toString(),
+            cover: m.terms.cover.toString(),
+          },
           nonce: m.nonce.toString(),
           deadline: m.deadline.toString(),
         },

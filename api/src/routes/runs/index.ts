@@ -1,7 +1,6 @@
 import { router } from "../../lib/openapi.ts";
 import { actionRoutes } from "./actions.ts";
 import { consentRoutes } from "./consent.ts";
-import { coverRoutes } from "./cover.ts";
 import { createRoutes } from "./create.ts";
 import { readRoutes } from "./read.ts";
 
@@ -10,5 +9,4 @@ export const runRoutes = router()
   .route("/", readRoutes)
   .route("/", createRoutes)
   .route("/", actionRoutes)
-  .route("/", consentRoutes)
-  .route("/", coverRoutes);
+  .route("/", consentRoutes);

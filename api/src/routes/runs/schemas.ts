@@ -26,11 +26,11 @@ export const runListItem = z
     maxRevisions: z.number(),
     requiredCoverage: z.string().openapi({
       description:
-        'USDC base units of active insurance coverage an agent needs to claim the run: the cover (agreed damages) its poster declared, which insurance pays (less the stake slashed to the poster) after a timeout or a lost dispute; "0" when none',
+        'USDC base units of active insurance coverage an agent needs to claim the run: the cover (agreed damages) its poster declared, fixed on chain at funding, which insurance pays (less the stake slashed to the poster) after a timeout or a lost dispute; "0" when none',
     }),
     coverPending: z.boolean().openapi({
       description:
-        "the draft declares a cover the poster has not set in the InsurancePool yet (POST /api/runs/{id}/cover): agents cannot claim it until then",
+        "a draft that declares a cover (the funding fixes it on chain with the run's other terms; a funded run's cover never changes)",
     }),
     createdAt: z.string(),
   })

@@ -61,6 +61,17 @@ function typedData(
   if (run.onchainRunId === null) throw apiError("INVALID_RUN_STATE", `run ${run.id} is not funded yet`);
   const agentId = action === "claim" ? fields.agentId : (run.agentId ?? undefined);
   const deliverableHash = action === "submit" ? fields.deliverableHash : ((run.deliverableHash as Hex) ?? zeroHash);
+  // A claim binds the run's terms as indexed from the chain, its cover included: the escrow refuses it for others.
+  const terms =
+    action === "claim"
+      ? {
+          poster: getAddress(run.poster),
+          reward: run.reward,
+          deadline: run.deadline,
+          maxRevisions: BigInt(run.maxRevisions),
+          cover: run.requiredCoverage,
+        }
+      : undefined;
   return runConsentTypedData({
     escrow: escrowAddress(deps),
     chainId: deps.chain.chain?.id ?? 84532,
@@ -68,6 +79,7 @@ function typedData(
     runId: run.onchainRunId,
     agentId: agentId === undefined ? 0n : BigInt(agentId),
     deliverableHash: deliverableHash ?? zeroHash,
+    terms,
     nonce: fields.nonce,
     deadline: fields.deadline,
   });
@@ -121,7 +133,7 @@ export async function requireConsent(
   if (!valid) {
     throw apiError(
       "INVALID_CONSENT",
-      `the consent is not ${signer}'s signature of RunConsent(${action}) for this run, agent and deliverable (GET /api/runs/${run.id}/consent shows what to sign)`,
+      `the consent is not ${signer}'s signature of RunConsent(${action}) for this run, agent, deliverable and terms (GET /api/runs/${run.id}/consent shows what to sign)`,
       { alt: true },
     );
   }

@@ -1,5 +1,6 @@
 // A DRAFT run (off chain): the poster signs create-run:run:new; the request document is stored under its CID, which
 // becomes the on-chain metadataUri when the run is funded.
+import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import { type Address, getAddress } from "viem";
 import type { Deps } from "../../context.ts";
 import { feeOf } from "../../domain/run-state.ts";
@@ -22,7 +23,10 @@ export interface CreateRunParameters {
   /** ISO 8601 */
   deadline: string;
   maxRevisions: number;
-  /** Agreed damages (USDC base units) insurance pays after a timeout or a lost dispute; set on chain after funding. */
+  /**
+   * Agreed damages (USDC base units) insurance pays after a timeout or a lost dispute: a term of the run the funding
+   * fixes on chain, at most RunEscrow.maxCoverBps of the reward.
+   */
   requiredCoverage?: bigint;
   message: string;
   signature: string;
@@ -33,6 +37,22 @@ export interface CreateRunReturnType {
   requestUri: string;
 }
 
+/** 400 COVER_TOO_HIGH above the escrow's bound now (funding checks it again on chain, against the bound then). */
+async function checkCover(deps: Deps, reward: bigint, cover: bigint): Promise<void> {
+  const bps = await deps.chain.readContract({
+    address: deps.deployments.contracts.RunEscrow.address,
+    abi: RunEscrowAbi,
+    functionName: "maxCoverBps",
+  });
+  const maximum = (reward * bps) / 10_000n;
+  if (cover > maximum) {
+    throw apiError(
+      "COVER_TOO_HIGH",
+      `requiredCoverage ${cover} is above ${maximum}: the escrow bounds a run's cover at ${bps} basis points of its reward`,
+    );
+  }
+}
+
 export async function createRun(deps: Deps, p: CreateRunParameters): Promise<CreateRunReturnType> {
   const deadline = BigInt(Math.floor(Date.parse(p.deadline) / 1000));
   const now = await chainNow(deps);
@@ -41,6 +61,7 @@ export async function createRun(deps: Deps, p: CreateRunParameters): Promise<Cre
   await verifySignedBy(deps, p, { action: "create-run", kind: "run", id: "new" }, [p.posterAddress], () =>
     apiError("NOT_RUN_POSTER", "the message must be signed by posterAddress"),
   );
+  if (p.requiredCoverage !== undefined) await checkCover(deps, p.reward, p.requiredCoverage);
   const poster = getAddress(p.posterAddress);
   const id = await nextRunId(deps);
   const createdAt = new Date();

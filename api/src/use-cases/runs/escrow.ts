@@ -18,6 +18,7 @@ type EscrowWrite = ContractFunctionName<typeof RunEscrowAbi, "nonpayable">;
 const REVERT_CODES: RevertCodes = {
   RunEscrowInvalidState: "INVALID_RUN_STATE",
   RunEscrowDeadlinePassed: "DEADLINE_PASSED",
+  RunEscrowCoverTooHigh: "COVER_TOO_HIGH",
   // The vault's check at claim time: trust state and minimum active stake, as the chain sees them.
   StakeVaultInsufficientStake: { code: "INSUFFICIENT_STAKE", alt: true },
   StakeVaultAgentFrozen: "AGENT_FROZEN",

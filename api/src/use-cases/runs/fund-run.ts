@@ -48,6 +48,17 @@ function runCreatedFor(deps: Deps, logs: Funding["logs"], run: RunRecord): RunCr
     .filter((a) => a.metadataUri === run.requestUri);
 }
 
+/** The cover the escrow fixed for `runId` in these logs (RunCoverSet; none: 0). */
+function coverIn(deps: Deps, logs: Funding["logs"], runId: bigint): bigint {
+  const escrow = deps.deployments.contracts.RunEscrow.address;
+  const set = parseEventLogs({
+    abi: RunEscrowAbi,
+    logs: logs.filter((l) => isAddressEqual(l.address, escrow)) as never,
+    eventName: "RunCoverSet",
+  }).find((l) => l.args.runId === runId);
+  return set?.args.amount ?? 0n;
+}
+
 async function fundWithAuthorization(
   deps: Deps,
   run: RunRecord,
@@ -62,6 +73,7 @@ async function fundWithAuthorization(
     reward: run.reward,
     deadline: run.deadline,
     maxRevisions: run.maxRevisions,
+    cover: run.requiredCoverage,
     metadataUri: run.requestUri,
   };
   const auth = { validBefore: BigInt(authorization.validBefore), signature: authorization.signature as Hex };
@@ -82,7 +94,16 @@ async function fundWithAuthorization(
   const result = await relayEscrow(
     deps,
     "createRunWithAuthorization",
-    [poster, run.reward, run.deadline, run.maxRevisions, run.requestUri, auth.validBefore, auth.signature],
+    [
+      poster,
+      run.reward,
+      run.deadline,
+      run.maxRevisions,
+      run.requiredCoverage,
+      run.requestUri,
+      auth.validBefore,
+      auth.signature,
+    ],
     { idempotencyKey: `run-fund:${run.id}` },
   );
   const created = runCreatedFor(deps, result.logs, run)[0];
@@ -106,6 +127,13 @@ async function fundFromTx(deps: Deps, run: RunRecord, hash: Hex): Promise<Fundin
     throw apiError(
       "FUNDING_MISMATCH",
       `the escrow run in ${hash} has poster ${created.poster} and reward ${created.reward}; the draft has ${run.poster} and ${run.reward}`,
+    );
+  }
+  const cover = coverIn(deps, logs, created.runId);
+  if (cover !== run.requiredCoverage) {
+    throw apiError(
+      "FUNDING_MISMATCH",
+      `the escrow run in ${hash} has a cover of ${cover}; the draft declares ${run.requiredCoverage}`,
     );
   }
   return { onchainRunId: created.runId, txHash: hash, logs };

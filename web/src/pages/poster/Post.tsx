@@ -1,5 +1,5 @@
 // Post a run: draft it (a signed request: stored, nothing moves), then fund it (one EIP-3009 authorization of reward
-// plus fee, no ETH), and the declared cover when there is one. The funded run's page follows it from there.
+// plus fee, no ETH, which also fixes the declared cover on chain). The funded run's page follows it from there.
 import type { Run } from "@agenthub/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";

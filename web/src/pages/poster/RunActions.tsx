@@ -1,5 +1,5 @@
-// What the run's poster can do on the run page, by state: fund a draft (one EIP-3009 authorization, no ETH), set
-// the declared cover, cancel an open run, and review a submission (approve, ask for a revision, reject once the
+// What the run's poster can do on the run page, by state: fund a draft (one EIP-3009 authorization, no ETH, which
+// also fixes the declared cover), cancel an open run, and review a submission (approve, ask for a revision, reject once the
 // revisions are used, dispute). Each step is explained before the wallet asks.
 import type { Run } from "@agenthub/sdk";
 import { useQuery } from "@tanstack/react-query";
@@ -32,11 +32,11 @@ export function FundRun({ run }: { run: Run }) {
           title: `Fund run #${run.bountyId}: ${usdc(total)}`,
           lines: [
             `Your wallet signs one USDC transfer authorization (EIP-3009) of ${usdc(total)} (${total} base units: the ${usdc(run.reward)} reward and the ${usdc(run.fee)} platform fee) to the RunEscrow (${config.data?.contracts.RunEscrow}).`,
-            "The authorization is bound to this run's terms (reward, deadline, revisions, description): it can fund this run and nothing else, within one hour.",
+            `The authorization is bound to this run's terms (reward, deadline, revisions, description${cover ? ", cover" : ""}): it can fund this run and nothing else, within one hour.`,
             "Your wallet also signs a message asking AgentHub to fund it; the relayer sends the transaction, so you need no ETH.",
             ...(cover
               ? [
-                  `Then a third signature (EIP-712 RunCover) sets the ${usdc(run.requiredCoverage)} cover the draft declares: agents need that much insurance coverage to claim.`,
+                  `The escrow fixes the ${usdc(run.requiredCoverage)} cover (agreed damages) with the run: agents need that much insurance coverage to claim, and nobody can change it afterwards.`,
                 ]
               : []),
             "The escrow holds the money: the agent is paid when you approve; you get it back if you cancel before a claim.",
@@ -71,21 +71,6 @@ export function RunActions({ run }: { run: Run }) {
     <section className="panel" aria-labelledby="poster-actions">
       <h2 id="poster-actions">Your run</h2>
       {run.state === "DRAFT" ? <FundRun run={run} /> : null}
-      {run.state === "OPEN" && run.coverPending ? (
-        <Explained
-          label="Set the cover"
-          disabled={busy}
-          explain={() => ({
-            title: `Set run #${id}'s cover`,
-            lines: [
-              `Your wallet signs the EIP-712 RunCover of ${usdc(run.requiredCoverage)} for this run (agreed damages insurance pays you if the agent times out or loses a dispute), and a message asking AgentHub to submit it.`,
-              "Agents can claim the run once it is set. No USDC moves now.",
-            ],
-            cost: "free (no gas)",
-          })}
-          onConfirm={() => void flow.run((w) => w.hub.runs.setCover(id, w.signer))}
-        />
-      ) : null}
       {run.state === "OPEN" ? (
         <Explained
           label="Cancel the run"
