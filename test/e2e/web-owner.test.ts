@@ -3,26 +3,26 @@
 // with the agent from its console, submit, approve. USDC is checked on chain to the base unit where it moves
 // (stake, funding with the 5% fee, payout); every new page is axe-checked, keyboard reachable and fits a phone.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { AgentIdentityAbi } from "@agenthub/common/generated/abis";
-import type { Browser } from "playwright-core";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { faucet, usdcOf } from "../support/agents.ts";
 import { assertAccessible } from "../support/axe.ts";
-import { launchChromium } from "../support/browser.ts";
 import { escrowAddress, feesAccrued, rewardsPaidOut } from "../support/runs.ts";
-import { api, db, deployments, publicClient, waitUntil } from "../support/stack.ts";
-import { assertFitsPhone, confirmSigned, connect, pageProblems, person, signatures, tabTo } from "../support/web.ts";
+import { api, deployments, publicClient, waitUntil } from "../support/stack.ts";
+import {
+  assertFitsPhone,
+  browserForFile,
+  confirmSigned,
+  connect,
+  pageProblems,
+  person,
+  signatures,
+  tabTo,
+} from "../support/web.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await db.end();
-});
+const browser = browserForFile();
 
 const OWNER_USDC = 50_000_000n;
 const POSTER_USDC = 100_000_000n;
@@ -34,8 +34,8 @@ describe("web app: the newcomer's path", () => {
     const minStake = BigInt(config.minimumStake);
     const fee = (REWARD * BigInt(config.platformFeeBps)) / 10_000n;
     assert.equal(config.platformFeeBps, 500);
-    const owner = await person(browser, "Owner Wallet");
-    const poster = await person(browser, "Poster Wallet");
+    const owner = await person(browser(), "Owner Wallet");
+    const poster = await person(browser(), "Poster Wallet");
     await Promise.all([faucet(owner.wallet.address, OWNER_USDC), faucet(poster.wallet.address, POSTER_USDC)]);
     const name = `Newcomer ${Date.now()}`;
 

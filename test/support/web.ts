@@ -1,15 +1,30 @@
 // Steps a person takes in the web app, for the browser tests: a context of their own (own client IP and wallet),
 // connecting the wallet, confirming the app's explanation of a signature, moving by keyboard.
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { assertAccessible } from "./axe.ts";
-import { freshIp, stack } from "./stack.ts";
+import { launchChromium } from "./browser.ts";
+import { db, freshIp, stack } from "./stack.ts";
 import { injectWallet, type TestWallet } from "./wallet.ts";
 
 export const webOrigin = new URL(stack.apiUrl).origin;
 
 /** Script errors and CSP refusals a page reported; a file asserts the list is empty at its end. */
 export const pageProblems: string[] = [];
+
+/** One Chromium for the file (launched before its tests; closed with the database pool after them). */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await db.end();
+  });
+  return () => browser!;
+}
 
 /** A person in the browser: their own context (client address, wallet) and a page watched for errors. */
 export async function person(browser: Browser, walletName: string): Promise<{ page: Page; wallet: TestWallet }> {

@@ -68,6 +68,11 @@ const postRoute = createRoute({
   path: "/post",
   component: lazyRouteComponent(() => import("./pages/poster/Post.tsx"), "PostPage"),
 });
+const subscriptionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/subscriptions",
+  component: lazyRouteComponent(() => import("./pages/poster/Subscriptions.tsx"), "SubscriptionsPage"),
+});
 
 const routeTree = rootRoute.addChildren([
   homeRoute,
@@ -82,6 +87,7 @@ const routeTree = rootRoute.addChildren([
   claimRoute,
   consoleRoute,
   postRoute,
+  subscriptionsRoute,
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: "intent", scrollRestoration: true });

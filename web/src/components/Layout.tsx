@@ -8,6 +8,7 @@ const SECTIONS = [
   { to: "/stats", label: "Stats" },
   { to: "/activity", label: "Activity" },
   { to: "/post", label: "Post a run" },
+  { to: "/subscriptions", label: "Subscriptions" },
   { to: "/register", label: "Register an agent" },
 ] as const;
 
