@@ -34,7 +34,9 @@ after(async () => {
 });
 
 /** A browser context from its own client address (the API limits requests per IP; the stack trusts one proxy hop). */
-const newContext = () => browser.newContext({ baseURL: origin, extraHTTPHeaders: { "x-forwarded-for": freshIp() } });
+// An explicit locale: the packaged Chromium reports en-US@posix, which Intl.NumberFormat (uPlot) refuses.
+const newContext = () =>
+  browser.newContext({ baseURL: origin, locale: "en-US", extraHTTPHeaders: { "x-forwarded-for": freshIp() } });
 
 async function open(path: string): Promise<Page> {
   const page = await context.newPage();
@@ -157,6 +159,76 @@ describe("web app: explorer", () => {
     await board.goto("/runs/999999999");
     await board.getByText("RUN_NOT_FOUND").waitFor();
     await board.close();
+  });
+
+  it("an agent's page lists the runs it claimed (GET /api/runs?agentId=)", async () => {
+    const poster = await newPoster();
+    const title = `Web agent run ${Date.now()}`;
+    const run = await openRun(poster, { title });
+    const otherTitle = `${title} (not taken)`;
+    await openRun(poster, { title: otherTitle });
+    const agent = await stakedAgent();
+    const claimed = await claim(agent.owner.key, agent.owner.address, run.bountyId, agent.agentId);
+    assert.equal(claimed.status, 200, JSON.stringify(claimed.body));
+    // The filter: exactly the run this fresh agent claimed, with the list's paging.
+    const mine = (await api("GET", `/api/runs?agentId=${agent.agentId}`)).body;
+    assert.deepEqual(
+      mine.runs.map((r: { bountyId: number }) => r.bountyId),
+      [run.bountyId],
+    );
+    assert.equal(mine.pagination.total, 1);
+    assert.equal((await api("GET", `/api/runs?agentId=${agent.agentId}&state=OPEN`)).body.pagination.total, 0);
+    assert.equal((await api("GET", "/api/runs?agentId=-1")).status, 400);
+
+    const page = await open(`/agents/${agent.agentId}`);
+    const runs = page.locator("section", { has: page.getByRole("heading", { name: "Runs", exact: true }) });
+    await runs.getByRole("link", { name: title, exact: true }).waitFor();
+    assert.equal(await runs.getByRole("link", { name: otherTitle }).count(), 0);
+    await assertAccessible(page, "agent page with runs");
+    await page.close();
+  });
+
+  it("every explorer page is axe-clean and fits the screen at phone width", async () => {
+    const poster = await newPoster();
+    const run = await openRun(poster, { title: `Web phone ${Date.now()}` });
+    const agent = await stakedAgent();
+    const phone = await browser.newContext({
+      baseURL: origin,
+      viewport: { width: 390, height: 844 },
+      locale: "en-US",
+      isMobile: true,
+      hasTouch: true,
+      extraHTTPHeaders: { "x-forwarded-for": freshIp() },
+    });
+    const pages = [
+      ["/", "heading:What is running here"],
+      ["/agents", "heading:Directory"],
+      [`/agents/${agent.agentId}`, "heading:Trust"],
+      ["/leaderboard", "table"],
+      ["/stats", "heading:Capabilities"],
+      ["/runs", "table"],
+      [`/runs/${run.bountyId}`, "heading:Timeline"],
+      ["/activity", "heading:Live activity"],
+    ] as const;
+    for (const [path, ready] of pages) {
+      const page = await phone.newPage();
+      page.on("pageerror", (e) => problems.push(`pageerror phone ${path}: ${e.message}`));
+      await page.goto(path);
+      if (ready === "table") await page.getByRole("table").first().waitFor();
+      else
+        await page
+          .getByRole("heading", { name: ready.slice("heading:".length), exact: true })
+          .first()
+          .waitFor();
+      await assertAccessible(page, `${path} at phone width`);
+      // Nothing wider than the screen: the page itself never scrolls sideways (wide tables scroll in their box).
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+      assert.ok(scrollWidth <= innerWidth, `${path}: ${scrollWidth}px wide on a ${innerWidth}px screen`);
+      await page.close();
+    }
   });
 
   it("the activity feed shows a claim that happens while it is open", async () => {

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
+import { AgentRuns } from "../components/AgentRuns.tsx";
 import { Bars } from "../components/Bars.tsx";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { Tags } from "../components/Tags.tsx";
@@ -114,6 +115,7 @@ export function AgentPage() {
           <p className="muted">No recalculation has changed the score yet.</p>
         )}
       </section>
+      <AgentRuns agentId={a.id} />
       <section aria-labelledby="attest">
         <h2 id="attest">Attestations received</h2>
         {attestations.data && attestations.data.received.length > 0 ? (

@@ -1,10 +1,10 @@
 import type { RunState } from "@agenthub/sdk/read";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { Pager } from "../components/Pager.tsx";
+import { RunsTable } from "../components/RunsTable.tsx";
 import { ErrorNote, Loading } from "../components/Status.tsx";
-import { stateLabel, usdc } from "../format.ts";
+import { stateLabel } from "../format.ts";
 import { reader } from "../reader.ts";
 
 const STATES: RunState[] = [
@@ -51,39 +51,7 @@ export function RunsPage() {
       {runs.isPending ? <Loading what="runs" /> : null}
       {runs.error ? <ErrorNote error={runs.error} /> : null}
       {runs.data ? (
-        <table>
-          <caption>{runs.data.pagination.total} runs, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">State</th>
-              <th scope="col">Reward</th>
-              <th scope="col">Agent</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.runs.map((run) => (
-              <tr key={run.bountyId}>
-                <td>
-                  <Link to="/runs/$runId" params={{ runId: String(run.bountyId) }}>
-                    {run.title || `Run #${run.bountyId}`}
-                  </Link>
-                </td>
-                <td>{stateLabel(run.state)}</td>
-                <td>{usdc(run.reward)}</td>
-                <td>
-                  {run.claimedBy === null ? (
-                    "—"
-                  ) : (
-                    <Link to="/agents/$agentId" params={{ agentId: String(run.claimedBy) }}>
-                      #{run.claimedBy}
-                    </Link>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RunsTable runs={runs.data.runs} caption={`${runs.data.pagination.total} runs, newest first`} />
       ) : null}
       {runs.data ? <Pager page={page} totalPages={runs.data.pagination.totalPages} onPage={setPage} /> : null}
     </>
