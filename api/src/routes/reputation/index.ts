@@ -9,6 +9,7 @@ import { LEADERBOARD_SORTS, type LeaderboardSort, leaderboard } from "../../stor
 import { getReputation } from "../../use-cases/reputation/get-reputation.ts";
 import { reputationHistory } from "../../use-cases/reputation/history.ts";
 import { reputationInputs } from "../../use-cases/reputation/publish-inputs.ts";
+import { reputationInputsSchema } from "./inputs-schema.ts";
 
 const idParam = z.object({ id: pathId("id") });
 
@@ -83,7 +84,6 @@ const historyRoute = createRoute({
   },
 });
 
-const count = z.number().int().nonnegative();
 const inputsRoute = createRoute({
   method: "get",
   path: "/{id}/inputs",
@@ -95,35 +95,7 @@ const inputsRoute = createRoute({
     "(scripts/recompute-reputation.ts does both).",
   request: { params: idParam },
   responses: {
-    200: json(
-      z.object({
-        cid: z.string(),
-        uri: z.string(),
-        document: z.object({
-          type: z.literal("agenthub-reputation-inputs/1"),
-          agentId: z.number(),
-          formulaVersion: z.string(),
-          score: z.number(),
-          computedAt: z.string().openapi({ description: "chain time of the computation, unix seconds" }),
-          chain: z.object({ registeredAt: z.string(), totalClaimed: count, completions: count, failures: count }),
-          offChain: z.object({
-            checks: count,
-            ups: count,
-            latencySumMs: z.number(),
-            attestationCount: count,
-            attestationWeightedSum: z.number(),
-            attestationWeightSum: z.number(),
-            expertiseWeightedSum: z.number(),
-            expertiseWeightSum: z.number(),
-            badges: z.array(z.string()),
-            skillScores: z.record(z.string(), z.number()),
-            capabilities: z.array(z.string()),
-            programmingLangs: z.array(z.string()),
-          }),
-        }),
-      }),
-      "Published inputs",
-    ),
+    200: json(reputationInputsSchema, "Published inputs"),
     ...errorResponses(404),
   },
 });
