@@ -16,6 +16,10 @@ const BASE_ARGS = [
   "--disable-quic",
   "--no-first-run",
 ];
+// Chromium takes its language from the POSIX locale: under C.UTF-8 (this machine's) navigator.language is
+// "en-US@posix", a tag Intl refuses. Pages are tested in the language most users have (the app copes with the odd
+// one: ChartBoundary); --lang does not change it, the environment does.
+const LOCALE_ENV = { LANG: "en_US.UTF-8", LANGUAGE: "en_US" };
 /** The package's flags that would change what a page test checks (same-origin policy, mixed content) or break it. */
 const DROPPED_PACKAGE_ARGS = new Set([
   "--disable-web-security",
@@ -71,7 +75,8 @@ async function packagedChromium(): Promise<string> {
 /** The Chromium to test with: CHROMIUM_PATH when set (e.g. Debian's /usr/bin/chromium), else the npm package's. */
 export async function chromiumLaunchOptions(extraArgs: string[] = []): Promise<LaunchOptions> {
   const system = process.env.CHROMIUM_PATH;
-  if (system) return { executablePath: system, headless: true, args: [...BASE_ARGS, ...extraArgs] };
+  const env = { ...process.env, ...LOCALE_ENV };
+  if (system) return { executablePath: system, headless: true, args: [...BASE_ARGS, ...extraArgs], env };
   const packageArgs = chromiumPackage.args.filter(
     (arg) => !DROPPED_PACKAGE_ARGS.has(arg) && !arg.startsWith("--headless"),
   );
@@ -79,6 +84,7 @@ export async function chromiumLaunchOptions(extraArgs: string[] = []): Promise<L
     executablePath: await packagedChromium(),
     headless: true,
     args: [...new Set([...packageArgs, ...BASE_ARGS, ...extraArgs])],
+    env,
   };
 }
 

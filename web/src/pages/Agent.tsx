@@ -5,6 +5,7 @@ import { Link, useParams } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
 import { AgentRuns } from "../components/AgentRuns.tsx";
 import { Bars } from "../components/Bars.tsx";
+import { ChartBoundary } from "../components/ChartBoundary.tsx";
 import { ErrorNote, Loading } from "../components/Status.tsx";
 import { Tags } from "../components/Tags.tsx";
 import { dateTime, shortAddress, usdc } from "../format.ts";
@@ -108,9 +109,18 @@ export function AgentPage() {
         <h2 id="history">Reputation history</h2>
         {history.error ? <ErrorNote error={history.error} /> : null}
         {points.length > 0 ? (
-          <Suspense fallback={<Loading what="the chart" />}>
-            <LineChart points={points} label="Reputation score" yMax={100} />
-          </Suspense>
+          <ChartBoundary
+            fallback={
+              <p>
+                Score {points.at(-1)?.value} now; {points.length} recorded changes (the chart cannot be drawn in this
+                browser).
+              </p>
+            }
+          >
+            <Suspense fallback={<Loading what="the chart" />}>
+              <LineChart points={points} label="Reputation score" yMax={100} />
+            </Suspense>
+          </ChartBoundary>
         ) : (
           <p className="muted">No recalculation has changed the score yet.</p>
         )}
