@@ -36,6 +36,9 @@ export function rawCid(bytes: Uint8Array): string {
   return out;
 }
 
+/** Seconds of chain time after computedAt whose events the published chain facts may already include. */
+const CLOCK_SLACK = 60n;
+
 export interface AgentCheck {
   agentId: number;
   apiScore: number;
@@ -117,18 +120,25 @@ export async function recomputeReputation(opts: {
     else if (!isDeepStrictEqual(JSON.parse(new TextDecoder().decode(bytes)), doc)) {
       problems.push("the stored document differs from the one served with the score");
     }
-    // Chain facts as of the computation, from events alone.
+    // Chain facts as of the computation, from events alone. The API dates a computation by its chain clock (the
+    // latest block, read at most half a second earlier) while the indexer may already show a block or two more, so
+    // the published facts may include events up to CLOCK_SLACK seconds of chain time after computedAt.
     const asOf = BigInt(doc.computedAt);
-    const replayed: ChainFacts | undefined = replayChainFacts(events.filter((e) => e.timestamp <= asOf)).get(
-      BigInt(agentId),
-    );
-    if (!replayed) problems.push("no AgentRegistered event on chain");
-    const chain = replayed && {
-      registeredAt: replayed.registeredAt.toString(),
-      totalClaimed: replayed.totalClaimed,
-      completions: replayed.completions,
-      failures: replayed.failures,
-    };
+    const cutoffs = [
+      asOf,
+      ...new Set(events.map((e) => e.timestamp).filter((t) => t > asOf && t <= asOf + CLOCK_SLACK)),
+    ];
+    const candidates = cutoffs
+      .map((cutoff) => replayChainFacts(events.filter((e) => e.timestamp <= cutoff)).get(BigInt(agentId)))
+      .filter((facts): facts is ChainFacts => facts !== undefined)
+      .map((facts) => ({
+        registeredAt: facts.registeredAt.toString(),
+        totalClaimed: facts.totalClaimed,
+        completions: facts.completions,
+        failures: facts.failures,
+      }));
+    if (candidates.length === 0) problems.push("no AgentRegistered event on chain");
+    const chain = candidates.find((c) => isDeepStrictEqual(c, doc.chain)) ?? candidates[0];
     if (chain && !isDeepStrictEqual(chain, doc.chain)) {
       problems.push(`chain facts ${JSON.stringify(chain)} differ from the published ${JSON.stringify(doc.chain)}`);
     }
