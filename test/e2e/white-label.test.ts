@@ -211,11 +211,9 @@ describe("white-label sites over HTTP (Host header)", () => {
     const page = await getWithHost(hostOf(org), `/claim/${reg.claimCode}`);
     assert.equal(page.status, 200);
     assert.ok(page.body.includes("Acme &lt;script&gt;"));
-    // The only script is the claim page's own, the same bytes as on the service's host, allowed by hash.
-    const plain = await fetch(`${stack.apiUrl}/claim/${reg.claimCode}`);
-    const plainCsp = plain.headers.get("content-security-policy") ?? "";
-    const scriptHash = plainCsp.match(/script-src ('sha256-[^']+')/)![1]!;
-    assert.ok(csp(page).includes(`script-src ${scriptHash}`));
+    // The only script is the claim page's own, allowed by its hash (the service's own host answers claim links with
+    // the web app's page instead, whose scripts are same-origin files: test/e2e/claim-page.test.ts).
+    const scriptHash = csp(page).match(/script-src ('sha256-[^']+')/)![1]!;
     const scripts = [...page.body.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     assert.equal(scripts.length, 1);
     assert.equal(`'sha256-${createHash("sha256").update(scripts[0]!).digest("base64")}'`, scriptHash);
