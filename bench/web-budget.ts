@@ -12,7 +12,7 @@ import { seedDemoData } from "../scripts/lib/demo-data.ts";
 import { explorerFirstLoads, FIRST_LOAD_BUDGET_BYTES, kib } from "../scripts/lib/web-budget.ts";
 import { ensureWebBuild, webDistDir } from "../scripts/lib/web-build.ts";
 import { launchChromium } from "../test/support/browser.ts";
-import { machineLine, writeResults } from "./lib/results.ts";
+import { machineLine, percentile as pct, writeResults } from "./lib/results.ts";
 import { startBenchStack } from "./lib/stack.ts";
 
 const N = Number(process.argv[2] ?? 15);
@@ -25,10 +25,6 @@ for (const l of loads) console.log(`first load ${l.path}: ${kib(l.gzipBytes)} gz
 
 process.env.ENV_FILE = "";
 const bench = await startBenchStack("web", { LOG_LEVEL: "warn", TRUST_PROXY: "1", RATE_LIMIT_MULTIPLIER: "1000000" });
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
-};
 
 try {
   const demo = await seedDemoData(bench.stack.apiUrl, bench.stack.rpcUrl);
@@ -41,8 +37,6 @@ try {
     browser.newContext({
       baseURL: origin,
       viewport: { width: 1280, height: 800 },
-      // The packaged Chromium reports the machine's POSIX locale ("en-US@posix"), which Intl (uPlot) refuses.
-      locale: "en-US",
       extraHTTPHeaders: { "x-forwarded-for": `198.51.100.${(ip++ % 250) + 1}` },
     });
 

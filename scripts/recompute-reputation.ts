@@ -8,33 +8,14 @@
 //   pnpm exec tsx scripts/recompute-reputation.ts [--api <url>] [--rpc <url>] [--from-block <n>] [agentId ...]
 //
 // Without ids it checks every agent registered on chain. docs/reputation.md documents the formula and the inputs.
-import { createHash } from "node:crypto";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { AgentIdentityAbi, RunEscrowAbi } from "@agenthub/common/generated/abis";
 import { type Address, createPublicClient, http } from "viem";
 import { computeScores } from "../api/src/domain/reputation.ts";
 import { inputsOfDocument, type ReputationInputsDocument } from "../api/src/domain/reputation-inputs.ts";
-import { type ChainFacts, replayChainFacts, type TimedEvent } from "./lib/reputation-replay.ts";
-
-/** CIDv1, raw codec (0x55), sha2-256 multihash, base32 lower-case multibase ("b…"): the content address of `bytes`. */
-export function rawCid(bytes: Uint8Array): string {
-  const digest = createHash("sha256").update(bytes).digest();
-  const cid = Buffer.concat([Buffer.from([0x01, 0x55, 0x12, 0x20]), digest]);
-  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-  let bits = 0;
-  let value = 0;
-  let out = "b";
-  for (const byte of cid) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
-}
+// The API's own content addressing (CIDv1, raw codec, sha2-256, base32): what /ipfs/<cid> must hash to.
+import { cidOf } from "../api/src/stores/ipfs.ts";
+import { REPLAYED_EVENTS, replayChainFacts, type TimedEvent } from "./lib/reputation-replay.ts";
 
 /** Seconds of chain time after computedAt whose events the published chain facts may already include. */
 const CLOCK_SLACK = 60n;
@@ -54,41 +35,23 @@ async function getJson<T>(url: string): Promise<T> {
 
 /** Every AgentIdentity and RunEscrow event the replay needs, in chain order, with its block's timestamp. */
 async function chainEvents(rpc: string, identity: Address, escrow: Address, fromBlock: bigint): Promise<TimedEvent[]> {
-  const client = createPublicClient({ transport: http(rpc) });
+  // Batched JSON-RPC: the block timestamps below go out together, not one round trip per block.
+  const client = createPublicClient({ transport: http(rpc, { batch: true }) });
   const [idLogs, runLogs] = await Promise.all([
     client.getContractEvents({ address: identity, abi: AgentIdentityAbi, fromBlock }),
     client.getContractEvents({ address: escrow, abi: RunEscrowAbi, fromBlock }),
   ]);
-  const logs = [...idLogs, ...runLogs].sort((a, b) =>
-    a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+  const logs = [...idLogs, ...runLogs]
+    .filter((log) => REPLAYED_EVENTS.has(log.eventName))
+    .sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
+  const blocks = [...new Set(logs.map((log) => log.blockNumber))];
+  const timestamps = await Promise.all(blocks.map((blockNumber) => client.getBlock({ blockNumber })));
+  const times = new Map(blocks.map((block, i) => [block, timestamps[i]!.timestamp]));
+  return logs.map(
+    (log) => ({ ...log.args, kind: log.eventName, timestamp: times.get(log.blockNumber)! }) as unknown as TimedEvent,
   );
-  const times = new Map<bigint, bigint>();
-  const events: TimedEvent[] = [];
-  for (const log of logs) {
-    const args = log.args as Record<string, never>;
-    const base = { ...args, kind: log.eventName } as unknown as TimedEvent;
-    if (
-      ![
-        "AgentRegistered",
-        "AgentClaimed",
-        "Transfer",
-        "RunCreated",
-        "RunClaimed",
-        "RunCompleted",
-        "RunRejected",
-        "DisputeResolved",
-        "RunTimedOut",
-      ].includes(log.eventName)
-    )
-      continue;
-    let timestamp = times.get(log.blockNumber);
-    if (timestamp === undefined) {
-      timestamp = (await client.getBlock({ blockNumber: log.blockNumber })).timestamp;
-      times.set(log.blockNumber, timestamp);
-    }
-    events.push({ ...base, timestamp });
-  }
-  return events;
 }
 
 export async function recomputeReputation(opts: {
@@ -104,7 +67,9 @@ export async function recomputeReputation(opts: {
     config.contracts.RunEscrow!,
     opts.fromBlock ?? 0n,
   );
-  const ids = opts.agentIds ?? events.flatMap((e) => (e.kind === "AgentRegistered" ? [Number(e.agentId)] : []));
+  // One pass over the chain's events gives every agent's facts as of any time.
+  const history = replayChainFacts(events);
+  const ids = opts.agentIds ?? [...history.keys()].map(Number);
   const checks: AgentCheck[] = [];
   for (const agentId of ids) {
     const problems: string[] = [];
@@ -116,21 +81,21 @@ export async function recomputeReputation(opts: {
     const stored = await fetch(`${opts.api}/ipfs/${published.cid}`, { signal: AbortSignal.timeout(30_000) });
     const bytes = new Uint8Array(await stored.arrayBuffer());
     if (!stored.ok) problems.push(`/ipfs/${published.cid} answered ${stored.status}`);
-    else if (rawCid(bytes) !== published.cid) problems.push(`/ipfs/${published.cid} bytes hash to ${rawCid(bytes)}`);
-    else if (!isDeepStrictEqual(JSON.parse(new TextDecoder().decode(bytes)), doc)) {
+    else if ((await cidOf(bytes)) !== published.cid) {
+      problems.push(`/ipfs/${published.cid} bytes hash to ${await cidOf(bytes)}`);
+    } else if (!isDeepStrictEqual(JSON.parse(new TextDecoder().decode(bytes)), doc)) {
       problems.push("the stored document differs from the one served with the score");
     }
     // Chain facts as of the computation, from events alone. The API dates a computation by its chain clock (the
     // latest block, read at most half a second earlier) while the indexer may already show a block or two more, so
     // the published facts may include events up to CLOCK_SLACK seconds of chain time after computedAt.
     const asOf = BigInt(doc.computedAt);
-    const cutoffs = [
-      asOf,
-      ...new Set(events.map((e) => e.timestamp).filter((t) => t > asOf && t <= asOf + CLOCK_SLACK)),
-    ];
-    const candidates = cutoffs
-      .map((cutoff) => replayChainFacts(events.filter((e) => e.timestamp <= cutoff)).get(BigInt(agentId)))
-      .filter((facts): facts is ChainFacts => facts !== undefined)
+    const snapshots = history.get(BigInt(agentId)) ?? [];
+    const candidates = [
+      snapshots.filter((f) => f.timestamp <= asOf).at(-1),
+      ...snapshots.filter((f) => f.timestamp > asOf && f.timestamp <= asOf + CLOCK_SLACK),
+    ]
+      .filter((facts) => facts !== undefined)
       .map((facts) => ({
         registeredAt: facts.registeredAt.toString(),
         totalClaimed: facts.totalClaimed,

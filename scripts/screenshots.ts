@@ -50,9 +50,7 @@ try {
   const browser = await launchChromium();
   try {
     for (const { name: width, viewport } of WIDTHS) {
-      // A locale of its own: the packaged Chromium reports the machine's POSIX locale ("en-US@posix"), which
-      // Intl.NumberFormat (uPlot's axis labels) refuses.
-      const context = await browser.newContext({ baseURL: new URL(stack.apiUrl).origin, viewport, locale: "en-US" });
+      const context = await browser.newContext({ baseURL: new URL(stack.apiUrl).origin, viewport });
       for (const { name, path, ready } of pages) {
         const page = await context.newPage();
         const errors: string[] = [];

@@ -35,3 +35,9 @@ export function machineLine(): string {
     .join(" / ");
   return `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load average ${load} (1 / 5 / 15 min)`;
 }
+
+/** The nearest-rank percentile `p` (0-100) of `xs`; 0 for none. */
+export function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}

@@ -16,6 +16,19 @@ export type ReplayEvent =
 
 export type TimedEvent = ReplayEvent & { timestamp: bigint };
 
+/** The events the replay reads (every other AgentIdentity or RunEscrow event leaves the facts alone). */
+export const REPLAYED_EVENTS: ReadonlySet<string> = new Set<ReplayEvent["kind"]>([
+  "AgentRegistered",
+  "AgentClaimed",
+  "Transfer",
+  "RunCreated",
+  "RunClaimed",
+  "RunCompleted",
+  "RunRejected",
+  "DisputeResolved",
+  "RunTimedOut",
+]);
+
 export interface ChainFacts {
   registeredAt: bigint;
   totalClaimed: number;
@@ -23,16 +36,31 @@ export interface ChainFacts {
   failures: number;
 }
 
+/** An agent's facts right after an event that changed them, with that event's chain time. */
+export interface FactsSnapshot extends ChainFacts {
+  timestamp: bigint;
+}
+
 const ZERO = "0x0000000000000000000000000000000000000000";
 
-/** Folds events (already in chain order: block, then log index) into each agent's chain facts. */
-export function replayChainFacts(events: TimedEvent[]): Map<bigint, ChainFacts> {
+/**
+ * Folds events (already in chain order: block, then log index) into each agent's chain facts, kept after every event
+ * that changed them (oldest first), so one pass answers "the facts as of any time" for every agent.
+ */
+export function replayChainFacts(events: TimedEvent[]): Map<bigint, FactsSnapshot[]> {
   const agents = new Map<bigint, { owner: string; wallet: string } & ChainFacts>();
+  const history = new Map<bigint, FactsSnapshot[]>();
+  const snapshot = (agentId: bigint, timestamp: bigint) => {
+    const { registeredAt, totalClaimed, completions, failures } = agents.get(agentId)!;
+    history.get(agentId)!.push({ registeredAt, totalClaimed, completions, failures, timestamp });
+  };
   const runs = new Map<bigint, { poster: string; reward: bigint; counts: boolean }>();
   const pairs = new Map<string, bigint>();
-  const bump = (agentId: bigint, field: "totalClaimed" | "completions" | "failures") => {
+  const bump = (agentId: bigint, field: "totalClaimed" | "completions" | "failures", timestamp: bigint) => {
     const a = agents.get(agentId);
-    if (a) a[field] += 1;
+    if (!a) return;
+    a[field] += 1;
+    snapshot(agentId, timestamp);
   };
   for (const e of events) {
     switch (e.kind) {
@@ -46,6 +74,8 @@ export function replayChainFacts(events: TimedEvent[]): Map<bigint, ChainFacts> 
             completions: 0,
             failures: 0,
           });
+          history.set(e.agentId, []);
+          snapshot(e.agentId, e.timestamp);
         }
         break;
       case "AgentClaimed": {
@@ -75,32 +105,27 @@ export function replayChainFacts(events: TimedEvent[]): Map<bigint, ChainFacts> 
         });
         if (run.counts) {
           pairs.set(pairId, e.timestamp);
-          bump(e.agentId, "totalClaimed");
+          bump(e.agentId, "totalClaimed", e.timestamp);
         }
         break;
       }
       case "RunCompleted":
-        if (runs.get(e.runId)?.counts) bump(e.agentId, "completions");
+        if (runs.get(e.runId)?.counts) bump(e.agentId, "completions", e.timestamp);
         break;
       case "RunRejected":
       case "RunTimedOut":
-        if (runs.get(e.runId)?.counts) bump(e.agentId, "failures");
+        if (runs.get(e.runId)?.counts) bump(e.agentId, "failures", e.timestamp);
         break;
       case "DisputeResolved": {
         // For the agent: the RunCompleted of the same transaction counts it. Against: a failure, and the run is
         // open again (its next claim is judged afresh).
         if (e.forAgent) break;
         const run = runs.get(e.runId);
-        if (run?.counts) bump(e.agentId, "failures");
+        if (run?.counts) bump(e.agentId, "failures", e.timestamp);
         if (run) run.counts = false;
         break;
       }
     }
   }
-  return new Map(
-    [...agents].map(([id, { registeredAt, totalClaimed, completions, failures }]) => [
-      id,
-      { registeredAt, totalClaimed, completions, failures },
-    ]),
-  );
+  return history;
 }

@@ -79,6 +79,7 @@ describe("/api/config", () => {
     assert.equal(BigInt(p.platformFeeBps), await read<bigint>(escrow, RunEscrowAbi, "feeBps"));
     assert.equal(c.platformFeeBps, p.platformFeeBps);
     assert.equal(BigInt(p.slashBps), await read<bigint>(escrow, RunEscrowAbi, "slashBps"));
+    assert.equal(BigInt(p.maxCoverBps), await read<bigint>(escrow, RunEscrowAbi, "maxCoverBps"));
     assert.equal(BigInt(p.claimTimeoutSeconds), BigInt(await read<number>(escrow, RunEscrowAbi, "claimTimeout")));
     const vault = deployments.contracts.StakeVault.address;
     assert.equal(BigInt(p.minimumStake), await read<bigint>(vault, StakeVaultAbi, "minStake"));

@@ -10,6 +10,7 @@ import { launchChromium } from "../support/browser.ts";
 import { claim, newPoster, openRun } from "../support/runs.ts";
 import { api, db, freshIp, stack, waitUntil } from "../support/stack.ts";
 import { injectWallet } from "../support/wallet.ts";
+import { assertNoSidewaysScroll } from "../support/web.ts";
 
 const origin = new URL(stack.apiUrl).origin;
 let browser: Browser;
@@ -34,9 +35,7 @@ after(async () => {
 });
 
 /** A browser context from its own client address (the API limits requests per IP; the stack trusts one proxy hop). */
-// An explicit locale: the packaged Chromium reports en-US@posix, which Intl.NumberFormat (uPlot) refuses.
-const newContext = () =>
-  browser.newContext({ baseURL: origin, locale: "en-US", extraHTTPHeaders: { "x-forwarded-for": freshIp() } });
+const newContext = () => browser.newContext({ baseURL: origin, extraHTTPHeaders: { "x-forwarded-for": freshIp() } });
 
 async function open(path: string): Promise<Page> {
   const page = await context.newPage();
@@ -195,7 +194,6 @@ describe("web app: explorer", () => {
     const phone = await browser.newContext({
       baseURL: origin,
       viewport: { width: 390, height: 844 },
-      locale: "en-US",
       isMobile: true,
       hasTouch: true,
       extraHTTPHeaders: { "x-forwarded-for": freshIp() },
@@ -222,11 +220,7 @@ describe("web app: explorer", () => {
           .waitFor();
       await assertAccessible(page, `${path} at phone width`);
       // Nothing wider than the screen: the page itself never scrolls sideways (wide tables scroll in their box).
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-        scrollWidth: document.documentElement.scrollWidth,
-        innerWidth: window.innerWidth,
-      }));
-      assert.ok(scrollWidth <= innerWidth, `${path}: ${scrollWidth}px wide on a ${innerWidth}px screen`);
+      await assertNoSidewaysScroll(page, path);
       await page.close();
     }
   });

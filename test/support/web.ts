@@ -84,10 +84,15 @@ export async function tabTo(page: Page, target: Locator): Promise<void> {
   assert.fail(`not reachable by keyboard: ${target}`);
 }
 
+/** Nothing on the page is wider than its window (the page itself never scrolls sideways). */
+export async function assertNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${what} is ${overflow}px wider than the screen`);
+}
+
 /** At phone width nothing is wider than the screen (no sideways scrolling). */
 export async function assertFitsPhone(page: Page, what: string): Promise<void> {
   await page.setViewportSize({ width: 375, height: 740 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `${what} is ${overflow}px wider than a phone screen`);
+  await assertNoSidewaysScroll(page, `${what} at phone width`);
   await page.setViewportSize({ width: 1280, height: 800 });
 }

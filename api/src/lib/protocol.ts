@@ -1,6 +1,6 @@
 // Protocol parameters that governance may change (docs/decisions.md, "Protocol parameters change only through
 // governance"): read from the contracts, never assumed. Everything the API checks or shows against the fee rate,
-// the minimum stake or the claim timeout takes them from here.
+// the minimum stake, the claim timeout or the cover bound takes them from here.
 import type { Deployments } from "@agenthub/common";
 import {
   AgentHubGovernorAbi,
@@ -19,6 +19,8 @@ export interface ProtocolParams {
   minStake: bigint;
   /** RunEscrow.claimTimeout: seconds after a claim or revision request before the poster may slash. */
   claimTimeout: bigint;
+  /** RunEscrow.maxCoverBps: the highest cover (agreed damages) a run may carry, in basis points of its reward. */
+  maxCoverBps: bigint;
   /** The block they were read at. */
   block: bigint;
 }
@@ -52,7 +54,7 @@ const SAFE_ABI = parseAbi([
 ]);
 
 /**
- * The parameters as of the chain's latest block, read once per block (three calls at that block number) and
+ * The parameters as of the chain's latest block, read once per block (four calls at that block number) and
  * shared by every request until the next block: a governance change is visible from the block that executed it,
  * at most the clock's cache (500 ms) later, without a chain read per request.
  */
@@ -109,7 +111,7 @@ export class ProtocolParamsReader {
   private async load(block: bigint): Promise<ProtocolParams> {
     const { RunEscrow, StakeVault } = this.deployments.contracts;
     const escrow = { address: RunEscrow.address, abi: RunEscrowAbi, blockNumber: block } as const;
-    const [feeBps, minStake, claimTimeout] = await Promise.all([
+    const [feeBps, minStake, claimTimeout, maxCoverBps] = await Promise.all([
       this.chain.readContract({ ...escrow, functionName: "feeBps" }),
       this.chain.readContract({
         address: StakeVault.address,
@@ -118,8 +120,9 @@ export class ProtocolParamsReader {
         blockNumber: block,
       }),
       this.chain.readContract({ ...escrow, functionName: "claimTimeout" }),
+      this.chain.readContract({ ...escrow, functionName: "maxCoverBps" }),
     ]);
-    return { feeBps, minStake, claimTimeout: BigInt(claimTimeout), block };
+    return { feeBps, minStake, claimTimeout: BigInt(claimTimeout), maxCoverBps: BigInt(maxCoverBps), block };
   }
 
   private loadDeployment(block: bigint): Promise<DeploymentOnly> {

@@ -52,6 +52,7 @@ const configSchema = z.object({
     platformFeeBps: z.number(),
     maxPlatformFeeBps: z.number(),
     slashBps: z.number(),
+    maxCoverBps: z.number().openapi({ description: "the highest cover a run may carry, basis points of its reward" }),
     claimTimeoutSeconds: seconds,
     minimumStake: z.string(),
     stakeWithdrawalCooldownSeconds: seconds,

@@ -1,6 +1,5 @@
 // A DRAFT run (off chain): the poster signs create-run:run:new; the request document is stored under its CID, which
 // becomes the on-chain metadataUri when the run is funded.
-import { RunEscrowAbi } from "@agenthub/common/generated/abis";
 import { type Address, getAddress } from "viem";
 import type { Deps } from "../../context.ts";
 import { feeOf } from "../../domain/run-state.ts";
@@ -39,11 +38,7 @@ export interface CreateRunReturnType {
 
 /** 400 COVER_TOO_HIGH above the escrow's bound now (funding checks it again on chain, against the bound then). */
 async function checkCover(deps: Deps, reward: bigint, cover: bigint): Promise<void> {
-  const bps = await deps.chain.readContract({
-    address: deps.deployments.contracts.RunEscrow.address,
-    abi: RunEscrowAbi,
-    functionName: "maxCoverBps",
-  });
+  const bps = (await deps.params.current()).maxCoverBps;
   const maximum = (reward * bps) / 10_000n;
   if (cover > maximum) {
     throw apiError(

@@ -57,6 +57,7 @@ export async function getConfig(deps: Deps) {
       platformFeeBps: Number(p.feeBps),
       maxPlatformFeeBps: Number(p.maxFeeBps),
       slashBps: Number(p.slashBps),
+      maxCoverBps: Number(p.maxCoverBps),
       claimTimeoutSeconds: Number(p.claimTimeout),
       minimumStake: p.minStake.toString(),
       stakeWithdrawalCooldownSeconds: Number(p.stakeWithdrawalCooldown),
